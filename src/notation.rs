@@ -1,0 +1,335 @@
+//! Singmaster/WCA move notation.
+//!
+//! Reads face turns (`R`, `R'`, `R2`, `R2'`, `R3`), wide turns (`Rw`, `r`), slices (`M E S`),
+//! rotations (`x y z`), groups in parentheses with an optional repeat count (`(R U)6`), and free
+//! whitespace. Everything is resolved to turns of the six outer faces against fixed centres:
+//! a rotation only relabels the faces that later turns name, and a wide turn or slice becomes
+//! outer turns plus such a rotation. A trailing rotation therefore changes no position.
+
+use crate::cube::{Face, Move, Rotation};
+
+/// A fault in a move sequence; columns are 1-based character positions.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotationError {
+    #[error("unknown move '{token}' at column {column}")]
+    UnknownToken { token: String, column: usize },
+    #[error("'{token}' at column {column} turns zero times")]
+    ZeroTurn { token: String, column: usize },
+    #[error("'(' at column {column} is never closed")]
+    Unclosed { column: usize },
+    #[error("')' at column {column} closes nothing")]
+    Unopened { column: usize },
+    #[error("the group opened at column {column} repeats to more than {MAX_MOVES} moves")]
+    TooLong { column: usize },
+}
+
+/// The most turns a sequence may expand to; repeat counts beyond that are surely typos.
+pub const MAX_MOVES: usize = 1_000_000;
+
+/// What a single written turn does.
+#[derive(Clone, Copy)]
+enum Turn {
+    Outer(Face),
+    Wide(Face),
+    /// A middle slice, turning in the sense of the given face (M as L, E as D, S as F).
+    Slice(Face),
+    Rotation(Face),
+}
+
+struct Parser<'a> {
+    chars: Vec<(usize, char)>,
+    pos: usize,
+    text: &'a str,
+    frame: Rotation,
+    out: Vec<Move>,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<char> {
+        self.chars.get(self.pos).map(|&(_, c)| c)
+    }
+
+    fn column(&self) -> usize {
+        self.chars
+            .get(self.pos)
+            .map_or(self.text.chars().count() + 1, |&(i, _)| i + 1)
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.pos += 1;
+        }
+    }
+
+    /// An optional decimal count; `None` when no digit follows. Saturates rather than overflows:
+    /// a count that large is rejected by [`MAX_MOVES`] in a group.
+    fn number(&mut self) -> Option<u64> {
+        let start = self.pos;
+        let mut value: u64 = 0;
+        while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
+            value = value.saturating_mul(10).saturating_add(u64::from(d));
+            self.pos += 1;
+        }
+        (self.pos > start).then_some(value)
+    }
+
+    /// Parses items until the end or a `)` (which the caller checks for).
+    fn sequence(&mut self, depth: usize) -> Result<(), NotationError> {
+        loop {
+            self.skip_space();
+            let column = self.column();
+            match self.peek() {
+                None => return Ok(()),
+                Some(')') if depth == 0 => return Err(NotationError::Unopened { column }),
+                Some(')') => return Ok(()),
+                Some('(') => self.group(depth)?,
+                Some(_) => self.turn()?,
+            }
+        }
+    }
+
+    /// A parenthesised group, repeated as its count says. Each repeat parses the body again, so
+    /// rotations inside the group carry over from one pass to the next exactly as written out.
+    fn group(&mut self, depth: usize) -> Result<(), NotationError> {
+        let open = self.column();
+        self.pos += 1;
+        let body = self.pos;
+        let before = (self.out.len(), self.frame);
+        self.sequence_until_close(depth + 1, open)?;
+        self.pos += 1;
+        let count = self.number().unwrap_or(1);
+        let after = self.pos;
+        if count == 0 {
+            self.out.truncate(before.0);
+            self.frame = before.1;
+        }
+        for _ in 1..count {
+            if self.out.len() > MAX_MOVES {
+                return Err(NotationError::TooLong { column: open });
+            }
+            self.pos = body;
+            self.sequence_until_close(depth + 1, open)?;
+        }
+        self.pos = after;
+        Ok(())
+    }
+
+    fn sequence_until_close(&mut self, depth: usize, open: usize) -> Result<(), NotationError> {
+        self.sequence(depth)?;
+        match self.peek() {
+            Some(')') => Ok(()),
+            _ => Err(NotationError::Unclosed { column: open }),
+        }
+    }
+
+    fn turn(&mut self) -> Result<(), NotationError> {
+        let column = self.column();
+        let start = self.pos;
+        let Some(c) = self.peek() else { return Ok(()) };
+        self.pos += 1;
+        let turn = match c {
+            'x' => Turn::Rotation(Face::R),
+            'y' => Turn::Rotation(Face::U),
+            'z' => Turn::Rotation(Face::F),
+            'M' => Turn::Slice(Face::L),
+            'E' => Turn::Slice(Face::D),
+            'S' => Turn::Slice(Face::F),
+            c if Face::from_letter(c).is_some() => {
+                let face = Face::from_letter(c).unwrap_or(Face::U);
+                if self.peek() == Some('w') {
+                    self.pos += 1;
+                    Turn::Wide(face)
+                } else {
+                    Turn::Outer(face)
+                }
+            }
+            c if Face::from_letter(c.to_ascii_uppercase()).is_some() && c.is_ascii_lowercase() => {
+                Turn::Wide(Face::from_letter(c.to_ascii_uppercase()).unwrap_or(Face::U))
+            }
+            _ => {
+                while self
+                    .peek()
+                    .is_some_and(|c| !c.is_whitespace() && c != '(' && c != ')')
+                {
+                    self.pos += 1;
+                }
+                return Err(self.error_here(start, column, true));
+            }
+        };
+        let count = self.number().unwrap_or(1);
+        let prime = matches!(self.peek(), Some('\'' | '’'));
+        if prime {
+            self.pos += 1;
+        }
+        if self
+            .peek()
+            .is_some_and(|c| !c.is_whitespace() && c != '(' && c != ')')
+        {
+            // Glued moves such as "RU" are fine; anything else glued on is not.
+            if !self
+                .peek()
+                .is_some_and(|c| "URFDLBurfdlbMESxyz".contains(c))
+            {
+                while self.peek().is_some_and(|c| !c.is_whitespace()) {
+                    self.pos += 1;
+                }
+                return Err(self.error_here(start, column, true));
+            }
+        }
+        if count == 0 {
+            return Err(self.error_here(start, column, false));
+        }
+        let quarter_turns = (count % 4) as u8;
+        let quarter_turns = if prime {
+            (4 - quarter_turns) % 4
+        } else {
+            quarter_turns
+        };
+        if quarter_turns != 0 {
+            self.emit(turn, quarter_turns);
+        }
+        Ok(())
+    }
+
+    fn error_here(&self, start: usize, column: usize, unknown: bool) -> NotationError {
+        let token: String = self.chars[start..self.pos]
+            .iter()
+            .map(|&(_, c)| c)
+            .collect();
+        if unknown {
+            NotationError::UnknownToken { token, column }
+        } else {
+            NotationError::ZeroTurn { token, column }
+        }
+    }
+
+    /// Resolves one written turn into outer turns against the fixed centres.
+    fn emit(&mut self, turn: Turn, q: u8) {
+        let mut outer = |face: Face, q: u8, out: &mut Vec<Move>, frame: &Rotation| {
+            out.push(frame.map_move(Move::new(face, q)));
+        };
+        let axis = match turn {
+            Turn::Outer(face) => {
+                outer(face, q, &mut self.out, &self.frame);
+                return;
+            }
+            // Xw = (whole cube as X) then opposite face as X.
+            Turn::Wide(face) => {
+                outer(face.opposite(), q, &mut self.out, &self.frame);
+                face
+            }
+            // A slice turning as face f = (whole cube as f), f undone, opposite turned with it.
+            Turn::Slice(face) => {
+                outer(face, 4 - q, &mut self.out, &self.frame);
+                outer(face.opposite(), q, &mut self.out, &self.frame);
+                face
+            }
+            Turn::Rotation(face) => face,
+        };
+        self.frame = self.frame.then(&Rotation::about(axis).power(q));
+    }
+}
+
+/// Parses a move sequence into turns of the six outer faces (fixed-centre frame).
+pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
+    let mut parser = Parser {
+        chars: text.chars().enumerate().collect(),
+        pos: 0,
+        text,
+        frame: Rotation::IDENTITY,
+        out: Vec::new(),
+    };
+    parser.sequence(0)?;
+    Ok(parser.out)
+}
+
+/// Prints turns as plain face turns separated by single spaces (`R U2 F'`).
+pub fn format_moves(moves: &[Move]) -> String {
+    moves
+        .iter()
+        .map(Move::to_string)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(text: &str) -> String {
+        format_moves(&parse_moves(text).expect(text))
+    }
+
+    #[test]
+    fn plain_turns_and_suffixes() {
+        assert_eq!(parsed("R U R' U'"), "R U R' U'");
+        assert_eq!(parsed("  R2' U3 (F2)  B1 "), "R2 U' F2 B");
+        assert_eq!(parsed("RUR'U'"), "R U R' U'");
+        assert_eq!(parsed("R4 U"), "U");
+        assert_eq!(parsed(""), "");
+    }
+
+    #[test]
+    fn rotations_relabel_later_turns() {
+        assert_eq!(parsed("x U"), "F");
+        assert_eq!(parsed("y R"), "B");
+        assert_eq!(parsed("z U"), "L");
+        assert_eq!(parsed("x2 U"), "D");
+        assert_eq!(parsed("U x"), "U");
+    }
+
+    #[test]
+    fn wide_turns_and_slices_become_outer_turns() {
+        assert_eq!(parsed("Rw"), "L");
+        assert_eq!(parsed("r U"), "L F");
+        assert_eq!(parsed("M"), "L' R");
+        assert_eq!(parsed("M U"), "L' R B");
+        assert_eq!(parsed("E2"), "D2 U2");
+        assert_eq!(parsed("S"), "F' B");
+    }
+
+    #[test]
+    fn groups_repeat_and_carry_rotations() {
+        assert_eq!(parsed("(R U)3"), "R U R U R U");
+        assert_eq!(parsed("(y R)2"), "B L");
+        assert_eq!(parsed("((R)2 U)2"), "R R U R R U");
+        assert_eq!(parsed("(R U)0 F"), "F");
+    }
+
+    #[test]
+    fn errors_name_the_token_and_column() {
+        assert_eq!(
+            parse_moves("R U Q2 F"),
+            Err(NotationError::UnknownToken {
+                token: "Q2".into(),
+                column: 5
+            })
+        );
+        assert_eq!(
+            parse_moves("R U2#"),
+            Err(NotationError::UnknownToken {
+                token: "U2#".into(),
+                column: 3
+            })
+        );
+        assert_eq!(
+            parse_moves("R0"),
+            Err(NotationError::ZeroTurn {
+                token: "R0".into(),
+                column: 1
+            })
+        );
+        assert_eq!(
+            parse_moves("R (U"),
+            Err(NotationError::Unclosed { column: 3 })
+        );
+        assert_eq!(
+            parse_moves("R U)"),
+            Err(NotationError::Unopened { column: 4 })
+        );
+        assert_eq!(
+            parse_moves("(R U)99999999999999999999"),
+            Err(NotationError::TooLong { column: 1 })
+        );
+    }
+}
