@@ -1,5 +1,10 @@
 //! cubelab: Rubik's-cube state spaces, pattern databases and optimal search.
 
+pub mod bfs;
+pub mod coord;
 pub mod cube;
 pub mod facelet;
 pub mod notation;
+pub mod pdb;
+pub mod search;
+pub mod table;

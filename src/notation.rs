@@ -203,29 +203,30 @@ impl Parser<'_> {
         }
     }
 
+    /// A turn of the face labelled `face` in the current frame.
+    fn push_outer(&mut self, face: Face, quarter_turns: u8) {
+        self.out
+            .push(self.frame.map_move(Move::new(face, quarter_turns)));
+    }
+
     /// Resolves one written turn into outer turns against the fixed centres.
     fn emit(&mut self, turn: Turn, q: u8) {
-        let mut outer = |face: Face, q: u8, out: &mut Vec<Move>, frame: &Rotation| {
-            out.push(frame.map_move(Move::new(face, q)));
-        };
         let axis = match turn {
-            Turn::Outer(face) => {
-                outer(face, q, &mut self.out, &self.frame);
-                return;
-            }
-            // Xw = (whole cube as X) then opposite face as X.
+            Turn::Outer(face) => return self.push_outer(face, q),
+            // Xw = (whole cube as X) then the opposite face as X.
             Turn::Wide(face) => {
-                outer(face.opposite(), q, &mut self.out, &self.frame);
+                self.push_outer(face.opposite(), q);
                 face
             }
-            // A slice turning as face f = (whole cube as f), f undone, opposite turned with it.
+            // A slice turning as face f = (whole cube as f), f undone, its opposite turned along.
             Turn::Slice(face) => {
-                outer(face, 4 - q, &mut self.out, &self.frame);
-                outer(face.opposite(), q, &mut self.out, &self.frame);
+                self.push_outer(face, 4 - q);
+                self.push_outer(face.opposite(), q);
                 face
             }
             Turn::Rotation(face) => face,
         };
+        // The turned faces lie on the rotation's axis, so relabelling after them is exact.
         self.frame = self.frame.then(&Rotation::about(axis).power(q));
     }
 }

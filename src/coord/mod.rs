@@ -1,0 +1,113 @@
+//! Ranking: a bijection between piece placements and `0..count`, so that a table can be a flat
+//! array indexed by state.
+//!
+//! One ranking serves every table: an *arrangement* is an ordered selection of `k` distinct values
+//! from `0..n` (a whole permutation is the case `k == n`), ranked in lexicographic order by its
+//! Lehmer code. Orientations are ranked as base-`b` digits.
+
+/// Number of arrangements of `k` values out of `n`: `n! / (n-k)!`.
+pub const fn arrangements(n: u32, k: u32) -> u64 {
+    let mut count = 1u64;
+    let mut i = 0;
+    while i < k {
+        count *= (n - i) as u64;
+        i += 1;
+    }
+    count
+}
+
+/// Rank of `items` (distinct values below `n`, `n <= 32`) among all arrangements of
+/// `items.len()` values out of `n`, in lexicographic order.
+pub fn rank_arrangement(items: &[u8], n: u32) -> u64 {
+    let k = items.len() as u32;
+    let mut used = 0u32;
+    let mut rank = 0u64;
+    for (i, &item) in items.iter().enumerate() {
+        let i = i as u32;
+        let below = (1u32 << item) - 1;
+        let smaller_unused = (below & !used).count_ones();
+        rank += u64::from(smaller_unused) * arrangements(n - 1 - i, k - 1 - i);
+        used |= 1 << item;
+    }
+    rank
+}
+
+/// Inverse of [`rank_arrangement`]: fills `items` with the arrangement of rank `rank`.
+pub fn unrank_arrangement(mut rank: u64, n: u32, items: &mut [u8]) {
+    let k = items.len() as u32;
+    let mut unused: u32 = if n == 32 { u32::MAX } else { (1 << n) - 1 };
+    for (i, item) in items.iter_mut().enumerate() {
+        let i = i as u32;
+        let weight = arrangements(n - 1 - i, k - 1 - i);
+        let mut skip = rank / weight;
+        rank %= weight;
+        let mut bits = unused;
+        while skip > 0 {
+            bits &= bits - 1;
+            skip -= 1;
+        }
+        let value = bits.trailing_zeros();
+        *item = value as u8;
+        unused &= !(1 << value);
+    }
+}
+
+/// Rank of `digits` read as a base-`base` number, first digit most significant.
+pub fn rank_digits(digits: &[u8], base: u8) -> u64 {
+    digits
+        .iter()
+        .fold(0u64, |acc, &d| acc * u64::from(base) + u64::from(d))
+}
+
+/// Inverse of [`rank_digits`].
+pub fn unrank_digits(mut rank: u64, base: u8, digits: &mut [u8]) {
+    for d in digits.iter_mut().rev() {
+        *d = (rank % u64::from(base)) as u8;
+        rank /= u64::from(base);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrangement_counts() {
+        assert_eq!(arrangements(8, 8), 40320);
+        assert_eq!(arrangements(12, 6), 665_280);
+        assert_eq!(arrangements(12, 7), 3_991_680);
+        assert_eq!(arrangements(5, 0), 1);
+    }
+
+    /// Every rank in range unranks to a distinct valid arrangement that ranks back to itself.
+    #[test]
+    fn ranking_is_a_bijection() {
+        for (n, k) in [(4, 4), (7, 7), (6, 3), (8, 2)] {
+            let total = arrangements(n, k);
+            let mut seen = std::collections::HashSet::new();
+            let mut items = vec![0u8; k as usize];
+            for rank in 0..total {
+                unrank_arrangement(rank, n, &mut items);
+                assert!(items.iter().all(|&v| u32::from(v) < n));
+                assert!(seen.insert(items.clone()), "duplicate {items:?}");
+                assert_eq!(rank_arrangement(&items, n), rank);
+            }
+        }
+    }
+
+    #[test]
+    fn order_is_lexicographic() {
+        assert_eq!(rank_arrangement(&[0, 1, 2], 3), 0);
+        assert_eq!(rank_arrangement(&[2, 1, 0], 3), 5);
+        assert_eq!(rank_arrangement(&[1, 0], 4), 3);
+    }
+
+    #[test]
+    fn digits_round_trip() {
+        let mut d = [0u8; 6];
+        for rank in 0..729 {
+            unrank_digits(rank, 3, &mut d);
+            assert_eq!(rank_digits(&d, 3), rank);
+        }
+    }
+}

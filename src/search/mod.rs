@@ -1,0 +1,3 @@
+//! Searches over the tables.
+
+pub mod descent;

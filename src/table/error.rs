@@ -1,0 +1,51 @@
+use std::path::PathBuf;
+
+/// Why a table could not be written or used. Every message about a bad file ends with the
+/// command that rebuilds it.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("table {path} does not exist; build it with `{rebuild}`")]
+    Missing { path: PathBuf, rebuild: String },
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{path} is not a cubelab table (wrong magic number); rebuild it with `{rebuild}`")]
+    BadMagic { path: PathBuf, rebuild: String },
+    #[error(
+        "{path} has table format version {found}, this cubelab reads version {expected}; rebuild it with `{rebuild}`"
+    )]
+    WrongVersion {
+        path: PathBuf,
+        found: u32,
+        expected: u32,
+        rebuild: String,
+    },
+    #[error("{path} holds table {found}, not {expected}; rebuild it with `{rebuild}`")]
+    WrongKind {
+        path: PathBuf,
+        expected: String,
+        found: String,
+        rebuild: String,
+    },
+    #[error("{path} is truncated: {found} bytes, expected {expected}; rebuild it with `{rebuild}`")]
+    Truncated {
+        path: PathBuf,
+        expected: u64,
+        found: u64,
+        rebuild: String,
+    },
+    #[error("{path} is damaged: {problem}; rebuild it with `{rebuild}`")]
+    Damaged {
+        path: PathBuf,
+        problem: String,
+        rebuild: String,
+    },
+    #[error(
+        "{path} is damaged: its contents do not match their checksum; rebuild it with `{rebuild}`"
+    )]
+    ChecksumMismatch { path: PathBuf, rebuild: String },
+    #[error("cannot encode a table header: {0}")]
+    Encode(String),
+}

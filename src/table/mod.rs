@@ -1,0 +1,401 @@
+//! The one table file format: a small header, then the packed entries, aligned for memory mapping.
+//!
+//! ```text
+//! 0      8 bytes   magic "CUBELAB\0"
+//! 8      u32 LE    format version (checked before the header is decoded)
+//! 12     u32 LE    header length n
+//! 16     n bytes   TableHeader, bincode (standard config)
+//! 4096   payload   entries, packed as the header's encoding says
+//! ```
+//!
+//! Files are written to a temporary name and renamed into place, so a reader never sees half a
+//! table. A loaded file is checked against its header (kind, metric, sizes) every time and its
+//! payload checksum once per file version on this machine (recorded in a `.ok` sidecar), or on
+//! request.
+
+mod error;
+
+pub use error::TableError;
+
+use crate::cube::Metric;
+use memmap2::Mmap;
+use serde::{Deserialize, Serialize};
+use std::fs::{self, File};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+pub const MAGIC: [u8; 8] = *b"CUBELAB\0";
+pub const FORMAT_VERSION: u32 = 1;
+/// Payload offset: one page, so the mapped payload is page-aligned.
+pub const PAYLOAD_OFFSET: usize = 4096;
+const PREFIX: usize = 16;
+
+/// What a table indexes. The coordinate a kind uses is fixed by its module in `pdb`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TableKind {
+    /// The whole 2x2x2 with the DBL corner fixed: 7! x 3^6 states.
+    Pocket,
+}
+
+impl TableKind {
+    pub const ALL: [TableKind; 1] = [TableKind::Pocket];
+
+    /// The name used on the command line and in file names.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TableKind::Pocket => "2x2",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<TableKind> {
+        TableKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+}
+
+/// How entries are packed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Encoding {
+    /// Exact distance in 4 bits, two entries per byte, entry `i` in the low nibble of byte
+    /// `i / 2` when `i` is even; `0xF` marks a state that was never reached.
+    Nibble,
+}
+
+impl Encoding {
+    pub const fn payload_bytes(self, entries: u64) -> u64 {
+        match self {
+            Encoding::Nibble => entries.div_ceil(2),
+        }
+    }
+}
+
+/// A table's identity: its kind and metric.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableId {
+    pub kind: TableKind,
+    pub metric: Metric,
+}
+
+impl TableId {
+    pub const fn new(kind: TableKind, metric: Metric) -> TableId {
+        TableId { kind, metric }
+    }
+
+    /// For example `2x2-htm`.
+    pub fn name(&self) -> String {
+        format!("{}-{}", self.kind.name(), self.metric.name())
+    }
+
+    pub fn path(&self, dir: &Path) -> PathBuf {
+        dir.join(format!("{}.tbl", self.name()))
+    }
+
+    /// The command that rebuilds this table into `dir`, for error messages.
+    pub fn rebuild_command(&self, dir: &Path) -> String {
+        format!(
+            "gen-tables --force --data-dir {} --metric {} {}",
+            dir.display(),
+            self.metric.name(),
+            self.kind.name()
+        )
+    }
+}
+
+/// Everything about a table except its entries. Its own layout is versioned by
+/// [`FORMAT_VERSION`], independent of bincode's.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TableHeader {
+    pub kind: TableKind,
+    pub metric: Metric,
+    pub encoding: Encoding,
+    pub entries: u64,
+    pub payload_bytes: u64,
+    /// xxh3-64 of the payload.
+    pub checksum: u64,
+    /// States at each distance, as counted when the table was built.
+    pub histogram: Vec<u64>,
+    /// The cubelab version that wrote the file.
+    pub created_by: String,
+}
+
+impl TableHeader {
+    pub fn id(&self) -> TableId {
+        TableId::new(self.kind, self.metric)
+    }
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    // The limit stops a damaged length field from asking for a huge allocation.
+    bincode::config::standard().with_limit::<{ PAYLOAD_OFFSET - PREFIX }>()
+}
+
+pub fn checksum(payload: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(payload)
+}
+
+/// Writes a table atomically: to a temporary file beside `path`, then renamed over it.
+pub fn write_table(
+    path: &Path,
+    id: TableId,
+    encoding: Encoding,
+    entries: u64,
+    histogram: Vec<u64>,
+    payload: &[u8],
+) -> Result<TableHeader, TableError> {
+    let header = TableHeader {
+        kind: id.kind,
+        metric: id.metric,
+        encoding,
+        entries,
+        payload_bytes: payload.len() as u64,
+        checksum: checksum(payload),
+        histogram,
+        created_by: concat!("cubelab ", env!("CARGO_PKG_VERSION")).to_string(),
+    };
+    let encoded = bincode::serde::encode_to_vec(&header, bincode_config())
+        .map_err(|e| TableError::Encode(e.to_string()))?;
+    let mut prefix = Vec::with_capacity(PAYLOAD_OFFSET);
+    prefix.extend_from_slice(&MAGIC);
+    prefix.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    prefix.extend_from_slice(&(encoded.len() as u32).to_le_bytes());
+    prefix.extend_from_slice(&encoded);
+    prefix.resize(PAYLOAD_OFFSET, 0);
+    atomic_write(path, |w| {
+        w.write_all(&prefix)?;
+        w.write_all(payload)
+    })?;
+    Ok(header)
+}
+
+/// Runs `fill` on a temporary file beside `path` and renames it into place once complete.
+fn atomic_write(
+    path: &Path,
+    fill: impl FnOnce(&mut BufWriter<&File>) -> std::io::Result<()>,
+) -> Result<(), TableError> {
+    let io = |source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).map_err(io)?;
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let result = (|| {
+        let file = File::create(&tmp)?;
+        let mut writer = BufWriter::with_capacity(1 << 20, &file);
+        fill(&mut writer)?;
+        writer.flush()?;
+        drop(writer);
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(io)
+}
+
+/// When to recompute a payload checksum on load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verify {
+    /// Every time.
+    Always,
+    /// Only if this file version has not been verified on this machine before.
+    IfNew,
+}
+
+/// A table file mapped into memory, its header checked.
+pub struct Table {
+    header: TableHeader,
+    map: Mmap,
+    path: PathBuf,
+}
+
+impl Table {
+    /// Opens the table `id` in `dir`, decompressing `<name>.tbl.zst` first if only that exists.
+    pub fn open(dir: &Path, id: TableId, verify: Verify) -> Result<Table, TableError> {
+        let path = id.path(dir);
+        let rebuild = id.rebuild_command(dir);
+        if !path.exists() {
+            let zst = zst_path(&path);
+            if !zst.exists() {
+                return Err(TableError::Missing { path, rebuild });
+            }
+            import_zst(&zst, &path)?;
+        }
+        let table = Table::open_file(&path, &rebuild)?;
+        if table.header.id() != id {
+            return Err(TableError::WrongKind {
+                path,
+                expected: id.name(),
+                found: table.header.id().name(),
+                rebuild,
+            });
+        }
+        table.verify(verify, &rebuild)?;
+        Ok(table)
+    }
+
+    /// Maps `path` and checks its magic, version, header and size (not the checksum).
+    pub fn open_file(path: &Path, rebuild: &str) -> Result<Table, TableError> {
+        let err = |problem: String| TableError::Damaged {
+            path: path.to_path_buf(),
+            problem,
+            rebuild: rebuild.to_string(),
+        };
+        let file = File::open(path).map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        // SAFETY: the file is only read; tables are replaced by rename, never rewritten in
+        // place, so a mapped file's contents do not change under us.
+        let map = unsafe { Mmap::map(&file) }.map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        if map.len() < PREFIX || map[..8] != MAGIC {
+            return Err(TableError::BadMagic {
+                path: path.to_path_buf(),
+                rebuild: rebuild.to_string(),
+            });
+        }
+        let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
+        if version != FORMAT_VERSION {
+            return Err(TableError::WrongVersion {
+                path: path.to_path_buf(),
+                found: version,
+                expected: FORMAT_VERSION,
+                rebuild: rebuild.to_string(),
+            });
+        }
+        let header_len = u32::from_le_bytes([map[12], map[13], map[14], map[15]]) as usize;
+        if header_len > PAYLOAD_OFFSET - PREFIX || map.len() < PAYLOAD_OFFSET {
+            return Err(TableError::Truncated {
+                path: path.to_path_buf(),
+                expected: PAYLOAD_OFFSET as u64,
+                found: map.len() as u64,
+                rebuild: rebuild.to_string(),
+            });
+        }
+        let (header, _): (TableHeader, usize) =
+            bincode::serde::decode_from_slice(&map[PREFIX..PREFIX + header_len], bincode_config())
+                .map_err(|e| err(format!("its header cannot be read ({e})")))?;
+        if header.payload_bytes != header.encoding.payload_bytes(header.entries) {
+            return Err(err(format!(
+                "its header says {} entries in {} bytes",
+                header.entries, header.payload_bytes
+            )));
+        }
+        let expected = PAYLOAD_OFFSET as u64 + header.payload_bytes;
+        if map.len() as u64 != expected {
+            return Err(TableError::Truncated {
+                path: path.to_path_buf(),
+                expected,
+                found: map.len() as u64,
+                rebuild: rebuild.to_string(),
+            });
+        }
+        Ok(Table {
+            header,
+            map,
+            path: path.to_path_buf(),
+        })
+    }
+
+    fn verify(&self, verify: Verify, rebuild: &str) -> Result<(), TableError> {
+        let stamp = file_stamp(&self.path, self.header.checksum);
+        let sidecar = sidecar_path(&self.path);
+        if verify == Verify::IfNew && stamp.is_some() && fs::read_to_string(&sidecar).ok() == stamp
+        {
+            return Ok(());
+        }
+        if checksum(self.payload()) != self.header.checksum {
+            return Err(TableError::ChecksumMismatch {
+                path: self.path.clone(),
+                rebuild: rebuild.to_string(),
+            });
+        }
+        if let Some(stamp) = stamp {
+            // Best effort: a read-only data directory only means verifying again next time.
+            let _ = fs::write(sidecar, stamp);
+        }
+        Ok(())
+    }
+
+    pub fn header(&self) -> &TableHeader {
+        &self.header
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// The packed entries.
+    pub fn payload(&self) -> &[u8] {
+        &self.map[PAYLOAD_OFFSET..]
+    }
+
+    /// Entry `index` of a [`Encoding::Nibble`] table.
+    #[inline]
+    pub fn nibble(&self, index: u64) -> u8 {
+        nibble(self.payload(), index)
+    }
+}
+
+/// Entry `index` of nibble-packed bytes.
+#[inline]
+pub fn nibble(packed: &[u8], index: u64) -> u8 {
+    (packed[(index / 2) as usize] >> ((index & 1) * 4)) & 0xF
+}
+
+/// The text in a `.ok` sidecar: what identifies this version of the file.
+fn file_stamp(path: &Path, checksum: u64) -> Option<String> {
+    let meta = fs::metadata(path).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some(format!(
+        "{} {} {checksum:016x}\n",
+        meta.len(),
+        modified.as_nanos()
+    ))
+}
+
+fn sidecar_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".ok");
+    PathBuf::from(name)
+}
+
+/// `<table>.tbl.zst`, the shipping copy of a table file.
+pub fn zst_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".zst");
+    PathBuf::from(name)
+}
+
+/// Writes a zstd copy of the table file at `path` beside it; returns the copy's path.
+pub fn export_zst(path: &Path, level: i32) -> Result<PathBuf, TableError> {
+    let out = zst_path(path);
+    let input = File::open(path).map_err(|source| TableError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    atomic_write(&out, |w| zstd::stream::copy_encode(&input, w, level))?;
+    Ok(out)
+}
+
+/// Decompresses a zstd copy back into the packed table file at `path`.
+pub fn import_zst(zst: &Path, path: &Path) -> Result<(), TableError> {
+    let input = File::open(zst).map_err(|source| TableError::Io {
+        path: zst.to_path_buf(),
+        source,
+    })?;
+    atomic_write(path, |w| zstd::stream::copy_decode(&input, w))
+}
