@@ -280,8 +280,9 @@ fn pocket_scheme(letters: &[char]) -> Result<Vec<(char, Face)>, FaceletError> {
 }
 
 impl Cube2 {
-    /// Reads a 24-letter sticker string and returns the position normalised so that the DBL
-    /// corner is solved (see [`Cube2::normalised`]).
+    /// Reads a 24-letter sticker string. The placement is returned as the cube is held;
+    /// [`Cube2::normalised`] gives the representative the 2x2 tables index. Colours other than
+    /// face letters are named by the DBL corner, which leaves it solved.
     pub fn from_facelets(text: &str) -> Result<Cube2, FaceletError> {
         let letters: Vec<char> = text.chars().collect();
         let mut distinct = letters.clone();
@@ -309,7 +310,7 @@ impl Cube2 {
             corners: corners_from(&stickers)?,
         };
         cube.validate()?;
-        Ok(cube.normalised())
+        Ok(cube)
     }
 
     /// The 24-letter sticker string, in face letters, of this placement as it stands.
@@ -407,7 +408,7 @@ mod tests {
         let cube = Cube2::from_moves(&seq);
         let text = cube.to_facelets();
         assert_eq!(text.len(), 24);
-        assert_eq!(Cube2::from_facelets(&text), Ok(cube.normalised()));
+        assert_eq!(Cube2::from_facelets(&text), Ok(cube));
         let coloured: String = text
             .chars()
             .map(|c| match c {
@@ -419,6 +420,8 @@ mod tests {
                 _ => 'O',
             })
             .collect();
-        assert_eq!(Cube2::from_facelets(&coloured), Ok(cube.normalised()));
+        let named_by_dbl = Cube2::from_facelets(&coloured).unwrap();
+        assert!(named_by_dbl.is_normalised());
+        assert_eq!(named_by_dbl, cube.normalised());
     }
 }

@@ -6,5 +6,7 @@ pub mod cube;
 pub mod facelet;
 pub mod notation;
 pub mod pdb;
+pub mod position;
+pub mod report;
 pub mod search;
 pub mod table;

@@ -1,1 +1,262 @@
-fn main() {}
+//! gen-tables: build cubelab's distance tables into a data directory.
+
+use clap::{Parser, ValueEnum};
+use cubelab::cube::Metric;
+use cubelab::pdb::{self, catalogue, default_metrics};
+use cubelab::report::{
+    histogram_table, human_bytes, max_depth, mean_depth, progress_bar, thousands,
+};
+use cubelab::table::{self, Table, TableHeader, TableId, TableKind, Verify};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum MetricChoice {
+    Htm,
+    Qtm,
+    Both,
+}
+
+/// Build cubelab's distance tables (breadth-first search of each state space) into a data
+/// directory. Valid tables already there are reused unless --force is given.
+#[derive(Parser, Debug)]
+#[command(
+    name = "gen-tables",
+    version,
+    after_help = "Examples:\n  gen-tables                  build every table the solvers use by default\n  gen-tables --metric both    the same, plus the quarter-turn tables\n  gen-tables --json 2x2       the 2x2 tables, one JSON object per table\n  gen-tables --list           what is present and valid"
+)]
+struct Args {
+    /// Tables to build (see --list); default: every table the solvers use by default.
+    #[arg(value_enum)]
+    tables: Vec<TableKind>,
+    /// Directory holding the tables.
+    #[arg(long, default_value = "data")]
+    data_dir: PathBuf,
+    /// Metric(s) to build; default: each table's default (2x2: both).
+    #[arg(long, value_enum)]
+    metric: Option<MetricChoice>,
+    /// Rebuild tables even if a valid one exists.
+    #[arg(long)]
+    force: bool,
+    /// One JSON object per table per line instead of text.
+    #[arg(long)]
+    json: bool,
+    /// List every known table, its size and whether it is present and valid; build nothing.
+    #[arg(long, conflicts_with_all = ["force", "verify", "compress"])]
+    list: bool,
+    /// Recompute the checksum of every present table; build nothing.
+    #[arg(long, conflicts_with_all = ["force", "compress"])]
+    verify: bool,
+    /// Also write a zstd-compressed copy (<table>.tbl.zst) of each table, for shipping.
+    #[arg(long)]
+    compress: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let ok = if args.list {
+        list(&args)
+    } else if args.verify {
+        verify(&args)
+    } else {
+        build_all(&args)
+    };
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// The tables the arguments ask for.
+fn selection(args: &Args) -> Vec<TableId> {
+    let kinds: Vec<TableKind> = if args.tables.is_empty() {
+        TableKind::ALL.to_vec()
+    } else {
+        args.tables.clone()
+    };
+    let mut ids = Vec::new();
+    for kind in kinds {
+        let metrics: &[Metric] = match args.metric {
+            Some(MetricChoice::Htm) => &[Metric::Htm],
+            Some(MetricChoice::Qtm) => &[Metric::Qtm],
+            Some(MetricChoice::Both) => &Metric::BOTH,
+            None => default_metrics(kind),
+        };
+        for &metric in metrics {
+            let id = TableId::new(kind, metric);
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
+    }
+    ids
+}
+
+fn build_all(args: &Args) -> bool {
+    let mut ok = true;
+    for id in selection(args) {
+        match build_one(args, id) {
+            Ok(()) => {}
+            Err(message) => {
+                eprintln!("gen-tables: error: {}: {message}", id.name());
+                ok = false;
+            }
+        }
+    }
+    ok
+}
+
+fn build_one(args: &Args, id: TableId) -> Result<(), String> {
+    let dir = &args.data_dir;
+    let start = Instant::now();
+    if !args.force && (id.path(dir).exists() || table::zst_path(&id.path(dir)).exists()) {
+        match Table::open(dir, id, Verify::IfNew) {
+            Ok(table) => {
+                let seconds = start.elapsed().as_secs_f64();
+                compress_if_asked(args, table.path())?;
+                print_table(
+                    args,
+                    table.header(),
+                    "reused",
+                    seconds,
+                    table.path(),
+                    table.file_bytes(),
+                );
+                return Ok(());
+            }
+            Err(e) => eprintln!("gen-tables: {}: {e}; rebuilding it", id.name()),
+        }
+    }
+    let bar = progress_bar(pdb::entries(id.kind), &id.name());
+    let header = pdb::build(id, dir, &bar).map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    let path = id.path(dir);
+    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    compress_if_asked(args, &path)?;
+    print_table(args, &header, "built", seconds, &path, bytes);
+    Ok(())
+}
+
+fn compress_if_asked(args: &Args, path: &Path) -> Result<(), String> {
+    if args.compress {
+        let zst = table::export_zst(path, 9).map_err(|e| e.to_string())?;
+        if !args.json {
+            let bytes = std::fs::metadata(&zst).map(|m| m.len()).unwrap_or(0);
+            println!(
+                "  compressed copy: {} ({})",
+                zst.display(),
+                human_bytes(bytes)
+            );
+        }
+    }
+    Ok(())
+}
+
+fn print_table(
+    args: &Args,
+    header: &TableHeader,
+    status: &str,
+    seconds: f64,
+    path: &Path,
+    bytes: u64,
+) {
+    let hist = &header.histogram;
+    if args.json {
+        let line = serde_json::json!({
+            "table": header.id().name(),
+            "status": status,
+            "entries": header.entries,
+            "max_depth": max_depth(hist),
+            "mean_depth": mean_depth(hist),
+            "histogram": hist,
+            "seconds": seconds,
+            "bytes": bytes,
+            "path": path,
+        });
+        println!("{line}");
+    } else {
+        println!(
+            "{}: {status} in {seconds:.2} s, {} entries, {}, {}",
+            header.id().name(),
+            thousands(header.entries),
+            human_bytes(bytes),
+            path.display()
+        );
+        print!("{}", histogram_table(hist));
+        println!("  max {}, mean {:.4}\n", max_depth(hist), mean_depth(hist));
+    }
+}
+
+fn list(args: &Args) -> bool {
+    if !args.json {
+        println!("{:<12} {:>14} {:>10}  status", "table", "entries", "size");
+    }
+    for id in catalogue() {
+        let bytes = table::PAYLOAD_OFFSET as u64
+            + table::Encoding::Nibble.payload_bytes(pdb::entries(id.kind));
+        let status = if !id.path(&args.data_dir).exists()
+            && !table::zst_path(&id.path(&args.data_dir)).exists()
+        {
+            "missing".to_string()
+        } else {
+            match Table::open(&args.data_dir, id, Verify::IfNew) {
+                Ok(_) => "valid".to_string(),
+                Err(e) => format!("damaged: {e}"),
+            }
+        };
+        if args.json {
+            let line = serde_json::json!({
+                "table": id.name(),
+                "entries": pdb::entries(id.kind),
+                "bytes": bytes,
+                "status": status,
+                "path": id.path(&args.data_dir),
+            });
+            println!("{line}");
+        } else {
+            println!(
+                "{:<12} {:>14} {:>10}  {status}",
+                id.name(),
+                thousands(pdb::entries(id.kind)),
+                human_bytes(bytes)
+            );
+        }
+    }
+    true
+}
+
+fn verify(args: &Args) -> bool {
+    let mut ok = true;
+    let mut checked = 0;
+    for id in catalogue() {
+        let path = id.path(&args.data_dir);
+        if !path.exists() && !table::zst_path(&path).exists() {
+            continue;
+        }
+        checked += 1;
+        let start = Instant::now();
+        let result = Table::open(&args.data_dir, id, Verify::Always);
+        let seconds = start.elapsed().as_secs_f64();
+        if args.json {
+            let line = serde_json::json!({
+                "table": id.name(),
+                "valid": result.is_ok(),
+                "error": result.as_ref().err().map(ToString::to_string),
+                "seconds": seconds,
+            });
+            println!("{line}");
+        } else {
+            match &result {
+                Ok(_) => println!("{}: valid ({seconds:.2} s)", id.name()),
+                Err(e) => println!("{}: {e}", id.name()),
+            }
+        }
+        ok &= result.is_ok();
+    }
+    if checked == 0 && !args.json {
+        println!("no tables in {}", args.data_dir.display());
+    }
+    ok
+}

@@ -3,6 +3,7 @@
 pub mod pocket;
 
 use crate::bfs::{BfsError, breadth_first};
+use crate::cube::Metric;
 use crate::table::{Encoding, TableError, TableHeader, TableId, TableKind, write_table};
 use indicatif::ProgressBar;
 use std::path::Path;
@@ -12,6 +13,21 @@ pub const fn entries(kind: TableKind) -> u64 {
     match kind {
         TableKind::Pocket => pocket::STATES,
     }
+}
+
+/// The metrics a kind is built in when none is asked for: what the default solvers use.
+pub fn default_metrics(kind: TableKind) -> &'static [Metric] {
+    match kind {
+        TableKind::Pocket => &Metric::BOTH,
+    }
+}
+
+/// Every table cubelab knows, in build order.
+pub fn catalogue() -> Vec<TableId> {
+    TableKind::ALL
+        .iter()
+        .flat_map(|&kind| Metric::BOTH.map(|metric| TableId::new(kind, metric)))
+        .collect()
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -1,3 +1,14 @@
 //! Searches over the tables.
 
 pub mod descent;
+pub mod pocket;
+
+/// A search that failed. Both variants mean a damaged or wrong table, never bad input: input is
+/// validated before it reaches a search.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SolveError {
+    #[error("the table has no distance for this position; rebuild it with gen-tables --force")]
+    Unreachable,
+    #[error("internal error: the found solution '{0}' does not solve the position")]
+    Unverified(String),
+}

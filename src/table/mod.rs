@@ -31,9 +31,10 @@ pub const PAYLOAD_OFFSET: usize = 4096;
 const PREFIX: usize = 16;
 
 /// What a table indexes. The coordinate a kind uses is fixed by its module in `pdb`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 pub enum TableKind {
     /// The whole 2x2x2 with the DBL corner fixed: 7! x 3^6 states.
+    #[value(name = "2x2")]
     Pocket,
 }
 

@@ -1,0 +1,92 @@
+//! Summaries of distance distributions, for people and for machines.
+
+use indicatif::{ProgressBar, ProgressStyle};
+
+/// A progress bar over `len` units for a job called `name`. Drawn on standard error, and not at
+/// all when that is not a terminal (CI, pipes).
+pub fn progress_bar(len: u64, name: &str) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    let style = ProgressStyle::with_template(
+        "{msg:>12} [{bar:40}] {percent:>3}% {human_pos}/{human_len} ({elapsed}, eta {eta})",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message(name.to_string());
+    bar
+}
+
+/// Largest depth with a state (the histogram's last index).
+pub fn max_depth(histogram: &[u64]) -> usize {
+    histogram.len().saturating_sub(1)
+}
+
+/// Mean distance over all states counted.
+pub fn mean_depth(histogram: &[u64]) -> f64 {
+    let total: u64 = histogram.iter().sum();
+    let weighted: u128 = histogram
+        .iter()
+        .enumerate()
+        .map(|(d, &n)| d as u128 * u128::from(n))
+        .sum();
+    if total == 0 {
+        0.0
+    } else {
+        weighted as f64 / total as f64
+    }
+}
+
+/// `12345678` as `12,345,678`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Bytes in binary units, one decimal.
+pub fn human_bytes(bytes: u64) -> String {
+    let units = ["B", "KiB", "MiB", "GiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < units.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{bytes} B")
+    } else {
+        format!("{value:.1} {}", units[unit])
+    }
+}
+
+/// A depth / count / share table, one line per depth, indented by two spaces.
+pub fn histogram_table(histogram: &[u64]) -> String {
+    let total: u64 = histogram.iter().sum::<u64>().max(1);
+    let mut out = String::from("  depth           count    share\n");
+    for (depth, &count) in histogram.iter().enumerate() {
+        let share = 100.0 * count as f64 / total as f64;
+        out += &format!("  {depth:>5} {:>15} {share:>7.3}%\n", thousands(count));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries() {
+        assert_eq!(thousands(3_674_160), "3,674,160");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(human_bytes(1_837_080 + 4096), "1.8 MiB");
+        assert_eq!(max_depth(&[1, 9, 54]), 2);
+        assert!((mean_depth(&[1, 1, 2]) - 1.25).abs() < 1e-12);
+        assert!(histogram_table(&[1, 3]).contains("75.000%"));
+    }
+}

@@ -1,0 +1,73 @@
+//! Optimal 2x2x2 solutions by descending the complete distance table.
+
+use super::SolveError;
+use super::descent::{descend, descend_all};
+use crate::cube::{Cube2, Metric, Move, merge_same_face};
+use crate::pdb::pocket::{PocketSpace, rank};
+use crate::table::{Table, TableError, TableId, TableKind, Verify};
+use std::path::Path;
+
+/// The mapped 2x2 table of one metric with the move tables to walk it.
+pub struct PocketSolver {
+    metric: Metric,
+    space: PocketSpace,
+    table: Table,
+}
+
+impl PocketSolver {
+    /// Maps the 2x2 table of `metric` from `dir`.
+    pub fn open(dir: &Path, metric: Metric) -> Result<PocketSolver, TableError> {
+        let table = Table::open(dir, TableId::new(TableKind::Pocket, metric), Verify::IfNew)?;
+        Ok(PocketSolver {
+            metric,
+            space: PocketSpace::new(metric),
+            table,
+        })
+    }
+
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    /// The optimal distance of `cube` in this metric.
+    pub fn distance(&self, cube: &Cube2) -> u8 {
+        self.table.nibble(rank(&cube.normalised()))
+    }
+
+    /// One optimal solution for `cube` as it is held, checked by applying it.
+    pub fn solve(&self, cube: &Cube2) -> Result<Vec<Move>, SolveError> {
+        let path = descend(&self.space, self.table.payload(), rank(&cube.normalised()))
+            .ok_or(SolveError::Unreachable)?;
+        self.checked(cube, &path)
+    }
+
+    /// Every optimal solution for `cube`, each checked, without repeats.
+    pub fn solve_all(&self, cube: &Cube2) -> Result<Vec<Vec<Move>>, SolveError> {
+        let paths = descend_all(&self.space, self.table.payload(), rank(&cube.normalised()));
+        if paths.is_empty() {
+            return Err(SolveError::Unreachable);
+        }
+        let mut solutions = paths
+            .iter()
+            .map(|p| self.checked(cube, p))
+            .collect::<Result<Vec<_>, _>>()?;
+        // In QTM two paths can print alike (U U and U' U' are both U2).
+        solutions.sort_unstable();
+        solutions.dedup();
+        Ok(solutions)
+    }
+
+    /// Turns a path of move numbers into printed turns and proves it solves `cube`.
+    fn checked(&self, cube: &Cube2, path: &[usize]) -> Result<Vec<Move>, SolveError> {
+        let turns: Vec<Move> = path.iter().map(|&t| self.space.moves()[t]).collect();
+        let solution = merge_same_face(&turns);
+        if !cube.apply_all(&solution).is_solved()
+            || self.metric.length(&solution) != path.len() as u32
+        {
+            return Err(SolveError::Unverified(crate::notation::format_moves(
+                &solution,
+            )));
+        }
+        Ok(solution)
+    }
+}
