@@ -47,23 +47,35 @@ impl Cube2 {
         self.corners.perm[FIXED_CORNER] == FIXED_CORNER as u8 && self.corners.ori[FIXED_CORNER] == 0
     }
 
-    /// The same puzzle state with its cubies renamed by a whole-cube rotation so that the cubie
-    /// in the DBL slot is called DBL and sits untwisted.
-    ///
-    /// Renaming (rotation applied on the left) rather than turning the cube keeps the frame:
-    /// if `n = g·s` is solved by turns `M`, then `s·M = g⁻¹`, a rotation of the solved cube, so
-    /// `M` read in the caller's own frame solves the caller's position as it is held.
-    pub fn normalised(&self) -> Cube2 {
-        let held = self.corners.perm[FIXED_CORNER] as usize;
-        let twist = self.corners.ori[FIXED_CORNER];
-        Rotation::all()
+    /// The whole-cube rotation `g` that, done after this placement, brings the DBL cubie home
+    /// untwisted: `self·g` is the same puzzle state, held so that the 2x2 tables index it.
+    pub fn normalising_rotation(&self) -> Rotation {
+        let held_at = self
+            .corners
+            .perm
             .iter()
-            .map(|g| g.corners())
-            .find(|g| g.perm[held] == FIXED_CORNER as u8 && (g.ori[held] + twist) % 3 == 0)
-            .map(|g| Cube2 {
-                corners: g.then(&self.corners),
+            .position(|&c| c as usize == FIXED_CORNER)
+            .unwrap_or(FIXED_CORNER);
+        let twist = self.corners.ori[held_at];
+        *Rotation::all()
+            .iter()
+            .find(|g| {
+                let g = g.corners();
+                g.perm[FIXED_CORNER] as usize == held_at && (twist + g.ori[FIXED_CORNER]) % 3 == 0
             })
-            .expect("the 24 rotations move any corner to any slot in any twist")
+            .expect("the 24 rotations bring any slot to DBL in any twist")
+    }
+
+    /// This puzzle state turned as a whole so that the DBL corner sits solved: the one
+    /// representative of the 24 ways of holding it that the 2x2 tables index.
+    ///
+    /// If turns `M` solve `self·g` (with `g` the [`Cube2::normalising_rotation`]), then the turns
+    /// `g.map_move(M)` solve `self` as it is held, because `g·X·g⁻¹` is the turn of face
+    /// `g.face(X)`.
+    pub fn normalised(&self) -> Cube2 {
+        Cube2 {
+            corners: self.corners.then(self.normalising_rotation().corners()),
+        }
     }
 
     /// Checks that the corners form a real 2x2 (every cubie once, twists summing to 0 mod 3).
@@ -87,15 +99,24 @@ mod tests {
     use crate::cube::Face;
 
     #[test]
-    fn opposite_face_turns_are_the_same_state_after_normalising() {
-        // On corners y' = D U', so U followed by the rotation y' is exactly D.
-        let d = Cube2::from_moves(&[Move::new(Face::D, 1)]).normalised();
-        assert!(d.is_normalised());
-        assert!(Cube2::from_moves(&[Move::new(Face::D, 1), Move::new(Face::D, 3)]).is_solved());
-        let u = Cube2::from_moves(&[Move::new(Face::U, 1)]);
-        let rotated_back = Cube2 {
-            corners: u.corners.then(Rotation::about(Face::D).corners()),
-        };
-        assert_eq!(rotated_back.normalised(), d);
+    fn every_way_of_holding_a_state_normalises_alike() {
+        let cube = Cube2::from_moves(&[Move::new(Face::R, 1), Move::new(Face::F, 3)]);
+        let expected = cube.normalised();
+        assert!(expected.is_normalised());
+        for r in Rotation::all() {
+            let held = Cube2 {
+                corners: cube.corners.then(r.corners()),
+            };
+            assert_eq!(held.normalised(), expected);
+        }
+    }
+
+    #[test]
+    fn a_normalised_state_is_its_own_representative() {
+        let d = Cube2::from_moves(&[Move::new(Face::D, 1)]);
+        assert!(!d.is_normalised());
+        let n = d.normalised();
+        assert_eq!(n.normalised(), n);
+        assert_eq!(n.normalising_rotation(), Rotation::IDENTITY);
     }
 }

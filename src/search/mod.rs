@@ -7,7 +7,9 @@ pub mod pocket;
 /// validated before it reaches a search.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    #[error("the table has no distance for this position; rebuild it with gen-tables --force")]
+    #[error(
+        "the table has no distance for this position; rebuild it with gen-tables --force (it may be damaged)"
+    )]
     Unreachable,
     #[error("internal error: the found solution '{0}' does not solve the position")]
     Unverified(String),

@@ -2,7 +2,7 @@
 
 use super::SolveError;
 use super::descent::{descend, descend_all};
-use crate::cube::{Cube2, Metric, Move, merge_same_face};
+use crate::cube::{Cube2, Metric, Move, Rotation, merge_same_face};
 use crate::pdb::pocket::{PocketSpace, rank};
 use crate::table::{Table, TableError, TableId, TableKind, Verify};
 use std::path::Path;
@@ -36,20 +36,22 @@ impl PocketSolver {
 
     /// One optimal solution for `cube` as it is held, checked by applying it.
     pub fn solve(&self, cube: &Cube2) -> Result<Vec<Move>, SolveError> {
+        let turn = cube.normalising_rotation();
         let path = descend(&self.space, self.table.payload(), rank(&cube.normalised()))
             .ok_or(SolveError::Unreachable)?;
-        self.checked(cube, &path)
+        self.checked(cube, &turn, &path)
     }
 
     /// Every optimal solution for `cube`, each checked, without repeats.
     pub fn solve_all(&self, cube: &Cube2) -> Result<Vec<Vec<Move>>, SolveError> {
+        let turn = cube.normalising_rotation();
         let paths = descend_all(&self.space, self.table.payload(), rank(&cube.normalised()));
         if paths.is_empty() {
             return Err(SolveError::Unreachable);
         }
         let mut solutions = paths
             .iter()
-            .map(|p| self.checked(cube, p))
+            .map(|p| self.checked(cube, &turn, p))
             .collect::<Result<Vec<_>, _>>()?;
         // In QTM two paths can print alike (U U and U' U' are both U2).
         solutions.sort_unstable();
@@ -57,9 +59,18 @@ impl PocketSolver {
         Ok(solutions)
     }
 
-    /// Turns a path of move numbers into printed turns and proves it solves `cube`.
-    fn checked(&self, cube: &Cube2, path: &[usize]) -> Result<Vec<Move>, SolveError> {
-        let turns: Vec<Move> = path.iter().map(|&t| self.space.moves()[t]).collect();
+    /// Turns a path of move numbers, found for `cube` turned by `turn`, into turns of the cube
+    /// as held, and proves that they solve it.
+    fn checked(
+        &self,
+        cube: &Cube2,
+        turn: &Rotation,
+        path: &[usize],
+    ) -> Result<Vec<Move>, SolveError> {
+        let turns: Vec<Move> = path
+            .iter()
+            .map(|&t| turn.map_move(self.space.moves()[t]))
+            .collect();
         let solution = merge_same_face(&turns);
         if !cube.apply_all(&solution).is_solved()
             || self.metric.length(&solution) != path.len() as u32

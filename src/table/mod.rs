@@ -90,10 +90,11 @@ impl TableId {
         dir.join(format!("{}.tbl", self.name()))
     }
 
-    /// The command that rebuilds this table into `dir`, for error messages.
+    /// The command that (re)builds this table into `dir`, for error messages. It needs no
+    /// `--force`: gen-tables rebuilds a table it finds damaged.
     pub fn rebuild_command(&self, dir: &Path) -> String {
         format!(
-            "gen-tables --force --data-dir {} --metric {} {}",
+            "gen-tables --data-dir {} --metric {} {}",
             dir.display(),
             self.metric.name(),
             self.kind.name()
