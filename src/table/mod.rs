@@ -222,7 +222,11 @@ impl Table {
             if !zst.exists() {
                 return Err(TableError::Missing { path, rebuild });
             }
-            import_zst(&zst, &path)?;
+            import_zst(&zst, &path).map_err(|e| TableError::Damaged {
+                path: zst.clone(),
+                problem: format!("its compressed copy cannot be unpacked ({e})"),
+                rebuild: rebuild.clone(),
+            })?;
         }
         let table = Table::open_file(&path, &rebuild)?;
         if table.header.id() != id {

@@ -1,0 +1,171 @@
+//! 2x2 solving: the table is exact (proved state by state), agrees with an independent search,
+//! and every printed solution solves its position in the optimal number of turns.
+
+mod common;
+
+use cubelab::cube::{Cube2, Face, Metric, Move, Rotation};
+use cubelab::notation::parse_moves;
+use cubelab::pdb::{self, pocket};
+use cubelab::search::descent::MoveSpace;
+use cubelab::search::pocket::PocketSolver;
+use cubelab::table::nibble;
+use indicatif::ProgressBar;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// Both 2x2 tables, built once for this test binary.
+fn data_dir() -> &'static PathBuf {
+    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        for metric in Metric::BOTH {
+            let id = cubelab::table::TableId::new(cubelab::table::TableKind::Pocket, metric);
+            pdb::build(id, dir.path(), &ProgressBar::hidden()).unwrap();
+        }
+        let path = dir.path().to_path_buf();
+        (dir, path)
+    })
+    .1
+}
+
+fn solver(metric: Metric) -> PocketSolver {
+    PocketSolver::open(data_dir(), metric).unwrap()
+}
+
+/// A table is the exact distance iff the goal alone is at 0, every other state has a neighbour
+/// one closer, and no move changes the distance by more than one.
+#[test]
+fn the_tables_are_exact_state_by_state() {
+    for metric in Metric::BOTH {
+        let solver = solver(metric);
+        let table = cubelab::table::Table::open(
+            data_dir(),
+            cubelab::table::TableId::new(cubelab::table::TableKind::Pocket, metric),
+            cubelab::table::Verify::Always,
+        )
+        .unwrap();
+        let space = pocket::PocketSpace::new(metric);
+        let packed = table.payload();
+        let goal = pocket::rank(&Cube2::SOLVED);
+        for state in 0..pocket::STATES {
+            let d = nibble(packed, state);
+            assert!(d <= 14, "{metric}: state {state} unreached");
+            assert_eq!(d == 0, state == goal);
+            let mut closer = false;
+            for turn in 0..space.move_count() {
+                let n = nibble(packed, space.apply(state, turn));
+                assert!(n.abs_diff(d) <= 1, "{metric}: {state} -> {n} from {d}");
+                closer |= n + 1 == d;
+            }
+            assert!(d == 0 || closer, "{metric}: state {state} has no way down");
+        }
+        drop(solver);
+    }
+}
+
+/// Breadth-first search over cubie states in a hash map, independent of ranking and move tables.
+fn plain_bfs(metric: Metric, max_depth: u8) -> HashMap<Cube2, u8> {
+    let moves = metric.generators(&pocket::FACES);
+    let mut seen = HashMap::from([(Cube2::SOLVED, 0u8)]);
+    let mut frontier = vec![Cube2::SOLVED];
+    for depth in 1..=max_depth {
+        let mut next = Vec::new();
+        for cube in &frontier {
+            for &m in &moves {
+                let n = cube.apply(m);
+                if !seen.contains_key(&n) {
+                    seen.insert(n, depth);
+                    next.push(n);
+                }
+            }
+        }
+        frontier = next;
+    }
+    seen
+}
+
+#[test]
+fn near_states_agree_with_an_independent_search() {
+    for (metric, depth, reference) in [
+        (Metric::Htm, 6, "pocket_htm.csv"),
+        (Metric::Qtm, 8, "pocket_qtm.csv"),
+    ] {
+        let solver = solver(metric);
+        let near = plain_bfs(metric, depth);
+        let published = common::reference_histogram(reference);
+        assert_eq!(
+            near.len() as u64,
+            published[..=depth as usize].iter().sum::<u64>()
+        );
+        for (cube, &d) in &near {
+            assert_eq!(solver.distance(cube), d, "{metric} {cube:?}");
+        }
+    }
+}
+
+#[test]
+fn random_positions_get_verified_optimal_solutions_in_the_frame_they_are_held() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2024);
+    for metric in Metric::BOTH {
+        let solver = solver(metric);
+        for i in 0..300 {
+            // Hold each random state in one of the 24 ways.
+            let rotation = Rotation::all()[i % 24];
+            let cube = Cube2 {
+                corners: Cube2::random(&mut rng).corners.then(rotation.corners()),
+            };
+            let solution = solver.solve(&cube).unwrap();
+            assert!(cube.apply_all(&solution).is_solved());
+            assert_eq!(metric.length(&solution), u32::from(solver.distance(&cube)));
+        }
+    }
+}
+
+#[test]
+fn all_optimal_solutions_are_distinct_and_optimal() {
+    let solver = solver(Metric::Htm);
+    let cube = Cube2::from_moves(&parse_moves("R U R' U' F2 U").unwrap());
+    let all = solver.solve_all(&cube).unwrap();
+    let d = u32::from(solver.distance(&cube));
+    assert!(all.len() > 1);
+    for s in &all {
+        assert!(cube.apply_all(s).is_solved());
+        assert_eq!(Metric::Htm.length(s), d);
+    }
+    let mut unique = all.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), all.len());
+    // Every first move that goes down by one begins some solution.
+    let firsts: std::collections::BTreeSet<Move> = all.iter().map(|s| s[0]).collect();
+    assert!(!firsts.is_empty());
+}
+
+#[test]
+fn known_short_positions() {
+    let htm = solver(Metric::Htm);
+    let qtm = solver(Metric::Qtm);
+    let cases = [
+        ("R U R' U'", 4, 4),
+        ("R U2", 2, 3),
+        ("D", 1, 1),
+        ("R L'", 0, 0),
+        ("L x", 1, 1),
+        ("F2 B2", 0, 0),
+        ("F2 U2", 2, 4),
+    ];
+    for (text, in_htm, in_qtm) in cases {
+        let cube = Cube2::from_moves(&parse_moves(text).unwrap());
+        assert_eq!(htm.distance(&cube), in_htm, "{text} htm");
+        assert_eq!(qtm.distance(&cube), in_qtm, "{text} qtm");
+        let s = htm.solve(&cube).unwrap();
+        assert!(cube.apply_all(&s).is_solved());
+    }
+    // A solved cube held upside down needs no turns.
+    let held = Cube2 {
+        corners: *Rotation::about(Face::R).power(2).corners(),
+    };
+    assert_eq!(htm.solve(&held).unwrap(), vec![]);
+}

@@ -1,0 +1,199 @@
+//! The table file format: every kind of damage is a clear error naming the rebuild command.
+
+use cubelab::cube::Metric;
+use cubelab::table::{
+    self, Encoding, PAYLOAD_OFFSET, Table, TableError, TableId, TableKind, Verify, write_table,
+};
+use std::fs;
+use std::path::Path;
+
+const ID: TableId = TableId::new(TableKind::Pocket, Metric::Htm);
+
+/// A small valid table file (the format does not care that it is not a real 2x2 table until the
+/// sizes are checked, so use the real entry count with made-up contents).
+fn write_sample(dir: &Path) -> Vec<u8> {
+    let entries = cubelab::pdb::entries(TableKind::Pocket);
+    let payload: Vec<u8> = (0..Encoding::Nibble.payload_bytes(entries))
+        .map(|i| (i % 251) as u8)
+        .collect();
+    write_table(
+        &ID.path(dir),
+        ID,
+        Encoding::Nibble,
+        entries,
+        vec![1, 2, 3],
+        &payload,
+    )
+    .unwrap();
+    payload
+}
+
+fn open(dir: &Path) -> Result<Table, TableError> {
+    Table::open(dir, ID, Verify::Always)
+}
+
+fn assert_names_rebuild(err: &TableError, dir: &Path) {
+    let text = err.to_string();
+    assert!(text.contains(&ID.rebuild_command(dir)), "{text}");
+}
+
+#[test]
+fn a_written_table_loads_with_its_header_and_payload() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = write_sample(dir.path());
+    let table = open(dir.path()).unwrap();
+    assert_eq!(table.header().histogram, [1, 2, 3]);
+    assert_eq!(table.payload(), &payload[..]);
+    assert_eq!(table.file_bytes(), (PAYLOAD_OFFSET + payload.len()) as u64);
+    // No temporary file is left behind.
+    let names: Vec<_> = fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(
+        names.iter().all(|n| !n.to_string_lossy().contains("tmp")),
+        "{names:?}"
+    );
+}
+
+#[test]
+fn missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = open(dir.path()).err().unwrap();
+    assert!(matches!(err, TableError::Missing { .. }));
+    assert_names_rebuild(&err, dir.path());
+}
+
+#[test]
+fn truncated() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let path = ID.path(dir.path());
+    let len = fs::metadata(&path).unwrap().len();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(len - 100)
+        .unwrap();
+    let err = open(dir.path()).err().unwrap();
+    assert!(
+        matches!(err, TableError::Truncated { found, expected, .. } if found + 100 == expected)
+    );
+    assert_names_rebuild(&err, dir.path());
+    // Truncated into the header too.
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(100)
+        .unwrap();
+    assert!(matches!(
+        open(dir.path()),
+        Err(TableError::Truncated { .. })
+    ));
+}
+
+fn patch(dir: &Path, offset: usize, bytes: &[u8]) {
+    let path = ID.path(dir);
+    let mut data = fs::read(&path).unwrap();
+    data[offset..offset + bytes.len()].copy_from_slice(bytes);
+    fs::write(&path, data).unwrap();
+}
+
+#[test]
+fn wrong_magic() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    patch(dir.path(), 0, b"NOTCUBE!");
+    let err = open(dir.path()).err().unwrap();
+    assert!(matches!(err, TableError::BadMagic { .. }));
+    assert_names_rebuild(&err, dir.path());
+}
+
+#[test]
+fn wrong_version() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    patch(dir.path(), 8, &99u32.to_le_bytes());
+    let err = open(dir.path()).err().unwrap();
+    assert!(matches!(
+        err,
+        TableError::WrongVersion {
+            found: 99,
+            expected: 1,
+            ..
+        }
+    ));
+    assert_names_rebuild(&err, dir.path());
+}
+
+#[test]
+fn wrong_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    // A QTM table renamed into the HTM table's place.
+    let qtm = TableId::new(TableKind::Pocket, Metric::Qtm);
+    fs::rename(ID.path(dir.path()), qtm.path(dir.path())).unwrap();
+    let err = Table::open(dir.path(), qtm, Verify::Always).err().unwrap();
+    assert!(
+        matches!(&err, TableError::WrongKind { expected, found, .. } if expected == "2x2-qtm" && found == "2x2-htm")
+    );
+    assert!(err.to_string().contains(&qtm.rebuild_command(dir.path())));
+}
+
+#[test]
+fn corrupt_header() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    patch(dir.path(), 16, &[0xFF; 8]);
+    let err = open(dir.path()).err().unwrap();
+    assert!(matches!(err, TableError::Damaged { .. }), "{err}");
+    assert_names_rebuild(&err, dir.path());
+}
+
+#[test]
+fn checksum_mismatch_is_caught_even_after_a_clean_load() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    // A first load on this machine verifies and records it.
+    assert!(Table::open(dir.path(), ID, Verify::IfNew).is_ok());
+    let offset = PAYLOAD_OFFSET + 1234;
+    let path = ID.path(dir.path());
+    let original = fs::read(&path).unwrap()[offset];
+    patch(dir.path(), offset, &[original ^ 0x10]);
+    let err = open(dir.path()).err().unwrap();
+    assert!(matches!(err, TableError::ChecksumMismatch { .. }));
+    assert_names_rebuild(&err, dir.path());
+    // The file changed since it was verified, so a load that only checks new files checks it.
+    assert!(matches!(
+        Table::open(dir.path(), ID, Verify::IfNew),
+        Err(TableError::ChecksumMismatch { .. })
+    ));
+}
+
+#[test]
+fn zstd_copy_round_trips_and_loads_in_place_of_a_missing_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = write_sample(dir.path());
+    let path = ID.path(dir.path());
+    let zst = table::export_zst(&path, 3).unwrap();
+    assert!(fs::metadata(&zst).unwrap().len() < fs::metadata(&path).unwrap().len());
+    fs::remove_file(&path).unwrap();
+    let table = open(dir.path()).unwrap();
+    assert_eq!(table.payload(), &payload[..]);
+}
+
+#[test]
+fn a_damaged_zstd_copy_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let path = ID.path(dir.path());
+    let zst = table::export_zst(&path, 3).unwrap();
+    fs::remove_file(&path).unwrap();
+    fs::write(&zst, b"not zstd at all").unwrap();
+    let err = open(dir.path()).err().unwrap();
+    assert!(matches!(err, TableError::Damaged { .. }), "{err}");
+    assert_names_rebuild(&err, dir.path());
+    assert!(!path.exists(), "no half-written table is left");
+}
