@@ -1,0 +1,310 @@
+//! The binaries as a user runs them: output formats, exit codes, clear errors and no panics.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn run(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(bin)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    }
+    drop(child.stdin.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{bin} panicked: {stderr}");
+    out
+}
+
+fn gen_tables(args: &[&str]) -> Output {
+    run(env!("CARGO_BIN_EXE_gen-tables"), args, None)
+}
+
+fn solve(args: &[&str], stdin: Option<&str>) -> Output {
+    run(env!("CARGO_BIN_EXE_solve"), args, stdin)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn built_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let out = gen_tables(&["--data-dir", dir.path().to_str().unwrap(), "2x2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir
+}
+
+fn data(dir: &Path) -> &str {
+    dir.to_str().unwrap()
+}
+
+#[test]
+fn gen_tables_json_prints_the_published_histograms_then_reuses() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = gen_tables(&["--data-dir", data(dir.path()), "--json", "2x2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for (line, (name, reference, max)) in lines.iter().zip([
+        ("2x2-htm", "pocket_htm.csv", 11),
+        ("2x2-qtm", "pocket_qtm.csv", 14),
+    ]) {
+        assert_eq!(line["table"], name);
+        assert_eq!(line["entries"], 3_674_160);
+        assert_eq!(line["max_depth"], max);
+        assert_eq!(line["status"], "built");
+        let histogram: Vec<u64> = serde_json::from_value(line["histogram"].clone()).unwrap();
+        assert_eq!(histogram, common::reference_histogram(reference));
+        assert!(line["seconds"].as_f64().is_some());
+        assert!(Path::new(line["path"].as_str().unwrap()).exists());
+    }
+    let again = gen_tables(&[
+        "--data-dir",
+        data(dir.path()),
+        "--json",
+        "--metric",
+        "htm",
+        "2x2",
+    ]);
+    let line: serde_json::Value = serde_json::from_str(text(&again.stdout).trim()).unwrap();
+    assert_eq!(line["status"], "reused");
+}
+
+#[test]
+fn gen_tables_list_and_verify_report_damage() {
+    let dir = built_dir();
+    let list = text(&gen_tables(&["--data-dir", data(dir.path()), "--list"]).stdout);
+    assert!(list.contains("2x2-htm") && list.contains("valid"), "{list}");
+    let path = dir.path().join("2x2-qtm.tbl");
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[5000] ^= 0xFF;
+    std::fs::write(&path, bytes).unwrap();
+    let out = gen_tables(&["--data-dir", data(dir.path()), "--verify"]);
+    assert!(!out.status.success());
+    let report = text(&out.stdout);
+    assert!(report.contains("2x2-htm: valid"), "{report}");
+    assert!(
+        report.contains("checksum") && report.contains("gen-tables"),
+        "{report}"
+    );
+    // Building again notices the damage and rebuilds that table.
+    let out = gen_tables(&["--data-dir", data(dir.path()), "--json"]);
+    assert!(out.status.success());
+    assert!(text(&out.stdout).contains("\"built\""));
+    assert!(text(&out.stderr).contains("rebuilding"));
+}
+
+#[test]
+fn solve_prints_a_verified_optimal_2x2_solution() {
+    let dir = built_dir();
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "R U R' U'",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert!(printed.contains("(4 htm)"), "{printed}");
+    let solution = printed
+        .split(": ")
+        .nth(1)
+        .unwrap()
+        .split(" (")
+        .next()
+        .unwrap();
+    let cube =
+        cubelab::cube::Cube2::from_moves(&cubelab::notation::parse_moves("R U R' U'").unwrap());
+    let moves = cubelab::notation::parse_moves(solution).unwrap();
+    assert!(cube.apply_all(&moves).is_solved());
+}
+
+#[test]
+fn solve_json_batch_from_stdin_carries_on_past_invalid_positions() {
+    let dir = built_dir();
+    let input = "R U2 F'\nUUUURRRRFFFFDDDDLLLLBBBX\n# a comment\n\nRFUBLDUFRDBLRUFDLBFRUDLB\nF R";
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "--json",
+            "--metric",
+            "qtm",
+        ],
+        Some(input),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an invalid position makes the exit non-zero"
+    );
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["status"], "optimal");
+    assert_eq!(lines[0]["length"], 4);
+    let scrambled =
+        cubelab::cube::Cube2::from_moves(&cubelab::notation::parse_moves("R U2 F'").unwrap());
+    let moves = cubelab::notation::parse_moves(lines[0]["solution"].as_str().unwrap()).unwrap();
+    assert!(scrambled.apply_all(&moves).is_solved());
+    assert_eq!(lines[1]["status"], "invalid");
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("'X' at position 24")
+    );
+    assert_eq!(lines[2]["status"], "invalid");
+    assert!(
+        lines[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("UFL corner slot form no real corner")
+    );
+    assert_eq!(lines[3]["status"], "optimal");
+    assert_eq!(lines[3]["length"], 2);
+}
+
+#[test]
+fn solve_random_batch_and_all_solutions() {
+    let dir = built_dir();
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "--random",
+            "50",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 50);
+    for line in &lines {
+        let cube = cubelab::cube::Cube2::from_facelets(line["input"].as_str().unwrap()).unwrap();
+        let moves = cubelab::notation::parse_moves(line["solution"].as_str().unwrap()).unwrap();
+        assert!(cube.apply_all(&moves).is_solved());
+    }
+    let same = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "--random",
+            "50",
+            "--seed",
+            "3",
+            "--json",
+        ],
+        None,
+    );
+    let inputs = |o: &Output| {
+        text(&o.stdout)
+            .lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["input"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        inputs(&out),
+        inputs(&same),
+        "a seed gives the same positions"
+    );
+    let all = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "--all",
+            "--json",
+            "R U F",
+        ],
+        None,
+    );
+    let line: serde_json::Value = serde_json::from_str(text(&all.stdout).trim()).unwrap();
+    assert_eq!(line["solutions"].as_array().unwrap().len(), 1);
+    assert_eq!(line["solutions"][0], "F' U' R'");
+}
+
+#[test]
+fn solve_without_tables_names_the_command_that_builds_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = solve(
+        &["--data-dir", data(dir.path()), "--puzzle", "2x2", "R"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let message = text(&out.stderr);
+    assert!(
+        message.contains("gen-tables") && message.contains("2x2"),
+        "{message}"
+    );
+}
+
+#[test]
+fn solve_with_a_truncated_table_is_an_error_not_a_wrong_answer() {
+    let dir = built_dir();
+    let path = dir.path().join("2x2-htm.tbl");
+    let len = std::fs::metadata(&path).unwrap().len();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(len / 2)
+        .unwrap();
+    let out = solve(
+        &["--data-dir", data(dir.path()), "--puzzle", "2x2", "R U"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("truncated"));
+    assert!(text(&out.stdout).is_empty());
+}
+
+#[test]
+fn bad_arguments_get_usage_errors() {
+    let out = solve(&["--metric", "ftm", "R"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("htm"));
+    let out = gen_tables(&["3x3x3"]);
+    assert_eq!(out.status.code(), Some(2));
+    let help = gen_tables(&["--help"]);
+    assert!(text(&help.stdout).contains("--data-dir"));
+    let stats = run(env!("CARGO_BIN_EXE_stats"), &[], None);
+    assert_eq!(stats.status.code(), Some(2));
+    assert!(text(&stats.stderr).contains("not built yet"));
+}
