@@ -76,8 +76,8 @@ fn plain_bfs(metric: Metric, max_depth: u8) -> HashMap<Cube2, u8> {
         for cube in &frontier {
             for &m in &moves {
                 let n = cube.apply(m);
-                if !seen.contains_key(&n) {
-                    seen.insert(n, depth);
+                if let std::collections::hash_map::Entry::Vacant(slot) = seen.entry(n) {
+                    slot.insert(depth);
                     next.push(n);
                 }
             }
