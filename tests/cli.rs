@@ -193,20 +193,18 @@ fn solve_json_batch_from_stdin_carries_on_past_invalid_positions() {
 #[test]
 fn solve_random_batch_and_all_solutions() {
     let dir = built_dir();
-    let out = solve(
-        &[
-            "--data-dir",
-            data(dir.path()),
-            "--puzzle",
-            "2x2",
-            "--random",
-            "50",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        None,
-    );
+    let seeded = [
+        "--data-dir",
+        data(dir.path()),
+        "--puzzle",
+        "2x2",
+        "--random",
+        "50",
+        "--seed",
+        "3",
+        "--json",
+    ];
+    let out = solve(&seeded, None);
     assert!(out.status.success());
     let lines: Vec<serde_json::Value> = text(&out.stdout)
         .lines()
@@ -218,20 +216,7 @@ fn solve_random_batch_and_all_solutions() {
         let moves = cubelab::notation::parse_moves(line["solution"].as_str().unwrap()).unwrap();
         assert!(cube.apply_all(&moves).is_solved());
     }
-    let same = solve(
-        &[
-            "--data-dir",
-            data(dir.path()),
-            "--puzzle",
-            "2x2",
-            "--random",
-            "50",
-            "--seed",
-            "3",
-            "--json",
-        ],
-        None,
-    );
+    let same = solve(&seeded, None);
     let inputs = |o: &Output| {
         text(&o.stdout)
             .lines()

@@ -165,6 +165,8 @@ pub fn write_table(
         w.write_all(&prefix)?;
         w.write_all(payload)
     })?;
+    // The checksum was just computed from these bytes: stamp the file as verified.
+    record_verified(path, header.checksum);
     Ok(header)
 }
 
@@ -320,10 +322,7 @@ impl Table {
                 rebuild: rebuild.to_string(),
             });
         }
-        if let Some(stamp) = stamp {
-            // Best effort: a read-only data directory only means verifying again next time.
-            let _ = fs::write(sidecar, stamp);
-        }
+        record_verified(&self.path, self.header.checksum);
         Ok(())
     }
 
@@ -356,6 +355,14 @@ impl Table {
 #[inline]
 pub fn nibble(packed: &[u8], index: u64) -> u8 {
     (packed[(index / 2) as usize] >> ((index & 1) * 4)) & 0xF
+}
+
+/// Records that the file at `path` has been checked against `checksum`. Best effort: a read-only
+/// data directory only means verifying again next time.
+fn record_verified(path: &Path, checksum: u64) {
+    if let Some(stamp) = file_stamp(path, checksum) {
+        let _ = fs::write(sidecar_path(path), stamp);
+    }
 }
 
 /// The text in a `.ok` sidecar: what identifies this version of the file.
