@@ -9,4 +9,5 @@ pub mod pdb;
 pub mod position;
 pub mod report;
 pub mod search;
+pub mod space;
 pub mod table;

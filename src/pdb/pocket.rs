@@ -3,10 +3,9 @@
 //! Index = permutation rank of the seven free corners x 729 + twist rank of six of them (the
 //! seventh twist follows from the sum rule). Only U, R and F are turned, so DBL never moves.
 
-use crate::bfs::StateSpace;
 use crate::coord::{rank_arrangement, rank_digits, unrank_arrangement, unrank_digits};
 use crate::cube::{Corners, Cube2, FIXED_CORNER, Face, Metric, Move};
-use crate::search::descent::MoveSpace;
+use crate::space::{MoveSpace, StateSpace};
 
 /// The slots (and cubies) other than DBL, in the order the coordinate lists them.
 const FREE: [usize; 7] = [0, 1, 2, 3, 4, 5, 7];
@@ -105,12 +104,6 @@ impl StateSpace for PocketSpace {
 
     fn goals(&self) -> Vec<u64> {
         vec![rank(&Cube2::SOLVED)]
-    }
-
-    fn for_each_neighbour(&self, state: u64, mut visit: impl FnMut(u64)) {
-        for turn in 0..self.moves.len() {
-            visit(self.apply(state, turn));
-        }
     }
 }
 

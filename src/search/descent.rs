@@ -1,13 +1,8 @@
 //! Solving by walking down a complete distance table: from a state at distance `d`, some move
 //! reaches distance `d - 1`; follow one (or all) of them to 0.
 
+pub use crate::space::MoveSpace;
 use crate::table::nibble;
-
-/// A state space whose moves can be applied to ranks.
-pub trait MoveSpace {
-    fn move_count(&self) -> usize;
-    fn apply(&self, state: u64, turn: usize) -> u64;
-}
 
 /// One shortest path from `state` to distance 0 as turn numbers, or `None` if the table has no
 /// finite distance for `state` or is inconsistent.
