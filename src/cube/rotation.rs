@@ -1,23 +1,25 @@
 //! The 24 whole-cube rotations.
 //!
 //! A rotation is kept in two views that compose alike: how it relabels faces (used to read `x`,
-//! `y`, `z`, wide turns and slices in notation against fixed centres) and how it moves the eight
-//! corners (used to turn 2x2 input, which has no centres, into a standard orientation).
+//! `y`, `z`, wide turns and slices in notation against fixed centres) and how it moves the cubies
+//! (used to turn 2x2 input, which has no centres, into a standard orientation, and to look up one
+//! set of edges in a table built for a symmetric set).
 
-use super::cube3::quarter_turn;
+use super::cube3::{Cube3, quarter_turn};
 use super::moves::{Face, Move};
-use super::pieces::Corners;
+use super::pieces::{Corners, Edges};
 use std::sync::LazyLock;
 
 /// A whole-cube rotation.
 ///
 /// `faces[label]` is the face, named in the frame before the rotation, that sits where `label`
 /// is after it. So after `x`, a turn written `U` turns what was the `F` face.
-/// `corners` is the rotation's effect on the corner cubies, as if it were a move.
+/// `cubies` is the rotation's effect on corners and edges, as if it were a move (centres are not
+/// modelled; they turn with the cube).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Rotation {
     faces: [Face; 6],
-    corners: Corners,
+    cubies: Cube3,
 }
 
 const fn relabel(map: [(Face, Face); 4]) -> [Face; 6] {
@@ -41,34 +43,46 @@ fn corner_rotation(face: Face) -> Corners {
 impl Rotation {
     pub const IDENTITY: Rotation = Rotation {
         faces: Face::ALL,
-        corners: Corners::SOLVED,
+        cubies: Cube3::SOLVED,
     };
 
-    /// `x`: the whole cube turned as `R`.
+    /// `x`: the whole cube turned as `R`. An edge reaching U or D from F or B keeps its reference
+    /// sticker on the reference face only if it lands in the middle layer or came from it.
     pub fn x() -> Rotation {
         use Face::*;
         Rotation {
             faces: relabel([(U, F), (F, D), (D, B), (B, U)]),
-            corners: corner_rotation(R),
+            cubies: Cube3 {
+                corners: corner_rotation(R),
+                edges: Edges {
+                    perm: [8, 5, 9, 1, 11, 7, 10, 3, 4, 6, 2, 0],
+                    ori: [0, 1, 0, 1, 0, 1, 0, 1, 0, 0, 0, 0],
+                },
+            },
         }
     }
 
-    /// `y`: the whole cube turned as `U`.
+    /// `y`: the whole cube turned as `U`. Middle-layer edges move between the F/B and the R/L
+    /// sides, so their reference sticker leaves the reference face: all four flip.
     pub fn y() -> Rotation {
         use Face::*;
         Rotation {
             faces: relabel([(F, R), (R, B), (B, L), (L, F)]),
-            corners: corner_rotation(U),
+            cubies: Cube3 {
+                corners: corner_rotation(U),
+                edges: Edges {
+                    perm: [3, 0, 1, 2, 7, 4, 5, 6, 11, 8, 9, 10],
+                    ori: [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1],
+                },
+            },
         }
     }
 
-    /// `z`: the whole cube turned as `F`.
+    /// `z`: the whole cube turned as `F`, which is `x y x'`.
     pub fn z() -> Rotation {
-        use Face::*;
-        Rotation {
-            faces: relabel([(U, L), (L, D), (D, R), (R, U)]),
-            corners: corner_rotation(F),
-        }
+        Rotation::x()
+            .then(&Rotation::y())
+            .then(&Rotation::x().inverse())
     }
 
     /// The rotation about `face`'s axis in that face's clockwise sense (`x`, `y`, `z` or the
@@ -86,7 +100,7 @@ impl Rotation {
     pub fn then(&self, other: &Rotation) -> Rotation {
         Rotation {
             faces: other.faces.map(|label| self.faces[label.index()]),
-            corners: self.corners.then(&other.corners),
+            cubies: self.cubies.then(&other.cubies),
         }
     }
 
@@ -97,7 +111,7 @@ impl Rotation {
         }
         Rotation {
             faces,
-            corners: self.corners.inverse(),
+            cubies: self.cubies.inverse(),
         }
     }
 
@@ -116,7 +130,19 @@ impl Rotation {
     }
 
     pub fn corners(&self) -> &Corners {
-        &self.corners
+        &self.cubies.corners
+    }
+
+    /// The rotation's effect on corners and edges.
+    pub fn cubies(&self) -> &Cube3 {
+        &self.cubies
+    }
+
+    /// `cube` seen after this rotation: `g·s·g⁻¹`. Turning face `X` of `s` becomes turning face
+    /// `self.face(X)` of the result, so distances are kept, and the pieces in slots `S` of `s`
+    /// are the pieces in the rotated slots of the result.
+    pub fn conjugate(&self, cube: &Cube3) -> Cube3 {
+        self.cubies.then(cube).then(&self.cubies.inverse())
     }
 
     /// All 24 rotations, the identity first.
@@ -147,6 +173,11 @@ mod tests {
     use crate::cube::Cube3;
 
     #[test]
+    fn z_is_f_with_b_undone_on_corners() {
+        assert_eq!(*Rotation::z().corners(), corner_rotation(Face::F));
+    }
+
+    #[test]
     fn there_are_24_rotations_and_axis_turns_have_order_4() {
         assert_eq!(Rotation::all().len(), 24);
         for r in [Rotation::x(), Rotation::y(), Rotation::z()] {
@@ -161,20 +192,17 @@ mod tests {
         assert_ne!(xyx, Rotation::z().inverse());
     }
 
-    /// The two views agree: conjugating a turn of face `label` by the rotation's corner action
-    /// gives the turn of face `faces[label]`.
+    /// The two views agree: conjugating a turn of face `label` by the rotation's cubie action
+    /// (corners and edges, flips included) gives the turn of face `faces[label]`.
     #[test]
-    fn face_relabelling_matches_corner_action() {
+    fn face_relabelling_matches_cubie_action() {
         for r in Rotation::all() {
             for m in Move::all() {
-                let turned = Cube3::of_move(m).corners;
-                let conjugated = r.corners.then(&turned).then(&r.corners.inverse());
-                assert_eq!(
-                    conjugated,
-                    Cube3::of_move(r.map_move(m)).corners,
-                    "{r:?} {m}"
-                );
+                let conjugated = r.conjugate(&Cube3::of_move(m));
+                assert_eq!(conjugated, Cube3::of_move(r.map_move(m)), "{r:?} {m}");
             }
+            // (A rotation is no position of the fixed-centre cube: x moves the M-slice edges in
+            // an odd 4-cycle while its corners, R L', are even.)
         }
     }
 }
