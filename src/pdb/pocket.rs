@@ -3,6 +3,7 @@
 //! Index = permutation rank of the seven free corners x 729 + twist rank of six of them (the
 //! seventh twist follows from the sum rule). Only U, R and F are turned, so DBL never moves.
 
+use super::move_table;
 use crate::coord::{rank_arrangement, rank_digits, unrank_arrangement, unrank_digits};
 use crate::cube::{Corners, Cube2, FIXED_CORNER, Face, Metric, Move};
 use crate::space::{MoveSpace, StateSpace};
@@ -58,18 +59,15 @@ pub struct PocketSpace {
 impl PocketSpace {
     pub fn new(metric: Metric) -> PocketSpace {
         let moves = metric.generators(&FACES);
-        let table = |count: u64, index_of: fn(u64) -> u64, part: fn(u64) -> u64| -> Vec<u16> {
-            (0..count)
-                .flat_map(|i| {
-                    let cube = unrank(index_of(i));
-                    moves
-                        .iter()
-                        .map(move |&m| part(rank(&cube.apply(m))) as u16)
-                })
-                .collect()
-        };
-        let perm_moves = table(PERMUTATIONS, |p| p * TWISTS, |r| r / TWISTS);
-        let twist_moves = table(TWISTS, |t| t, |r| r % TWISTS);
+        let apply = |c: &Cube2, m: Move| c.apply(m);
+        let perm_moves = move_table(
+            PERMUTATIONS,
+            &moves,
+            |p| unrank(p * TWISTS),
+            apply,
+            |c| rank(c) / TWISTS,
+        );
+        let twist_moves = move_table(TWISTS, &moves, unrank, apply, |c| rank(c) % TWISTS);
         PocketSpace {
             moves,
             perm_moves,

@@ -36,15 +36,29 @@ pub enum TableKind {
     /// The whole 2x2x2 with the DBL corner fixed: 7! x 3^6 states.
     #[value(name = "2x2")]
     Pocket,
+    /// All 8 corners of the 3x3x3: 8! x 3^7 states.
+    Corners,
+    /// 6 of the 12 edges of the 3x3x3: 12!/6! x 2^6 states.
+    Edges6,
+    /// 7 of the 12 edges of the 3x3x3: 12!/5! x 2^7 states.
+    Edges7,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 1] = [TableKind::Pocket];
+    pub const ALL: [TableKind; 4] = [
+        TableKind::Pocket,
+        TableKind::Corners,
+        TableKind::Edges6,
+        TableKind::Edges7,
+    ];
 
     /// The name used on the command line and in file names.
     pub const fn name(self) -> &'static str {
         match self {
             TableKind::Pocket => "2x2",
+            TableKind::Corners => "corners",
+            TableKind::Edges6 => "edges6",
+            TableKind::Edges7 => "edges7",
         }
     }
 

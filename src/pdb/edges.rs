@@ -1,0 +1,238 @@
+//! Subsets of the 3x3x3 edges: where `k` chosen edges are and how they are flipped, the others
+//! ignored. 6 edges: 12!/6! x 2^6 = 42,577,920 states; 7 edges: 12!/5! x 2^7 = 510,935,040.
+//!
+//! Index = rank of the arrangement of the tracked edges' slots << k | their flips (first tracked
+//! edge most significant). The flip a move gives a piece depends on the slot it lands in, so the
+//! move table for the slot part also carries, per entry, the mask of flips to apply:
+//! `entry = new slot rank << 7 | flip mask`. All `2^k` flip values of one slot arrangement share a
+//! move-table row and land in one block of `2^k` entries, which keeps the search cache-friendly.
+//!
+//! The solver needs two sets that together cover all twelve edges. The whole-cube rotation `x2`
+//! maps the tracked set onto a set that covers the rest, so the second set is looked up in the
+//! same table through [`EdgeSet::rank_mirrored`] (conjugation by `x2`), with no second table.
+
+use super::move_table;
+use crate::coord::{arrangements, rank_arrangement, rank_digits, unrank_arrangement};
+use crate::cube::{Cube3, Edges, Face, Metric, Move, Rotation};
+use crate::space::{MoveSpace, StateSpace};
+
+/// A choice of tracked edges, in the order the coordinate lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EdgeSet {
+    pieces: &'static [u8],
+}
+
+/// UR UF UL UB FR FL: `x2` maps them onto DR DB DL DF BR BL, the other six.
+pub const EDGES6: EdgeSet = EdgeSet {
+    pieces: &[0, 1, 2, 3, 8, 9],
+};
+/// [`EDGES6`] and DR; with its `x2` image it covers all twelve edges.
+pub const EDGES7: EdgeSet = EdgeSet {
+    pieces: &[0, 1, 2, 3, 4, 8, 9],
+};
+
+const FLIP_BITS: u32 = 7;
+
+impl EdgeSet {
+    pub fn pieces(&self) -> &[u8] {
+        self.pieces
+    }
+
+    pub fn len(&self) -> usize {
+        self.pieces.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
+    }
+
+    /// Number of slot arrangements, `12! / (12-k)!`.
+    pub fn arrangements(&self) -> u64 {
+        arrangements(12, self.len() as u32)
+    }
+
+    pub fn states(&self) -> u64 {
+        self.arrangements() << self.len()
+    }
+
+    /// The rotation whose conjugation maps the edges outside this set into it.
+    pub fn mirror() -> Rotation {
+        Rotation::x().power(2)
+    }
+
+    /// The index of the tracked edges of `edges`.
+    pub fn rank(&self, edges: &Edges) -> u64 {
+        let k = self.len();
+        let mut slots = [0u8; 12];
+        let mut flips = [0u8; 12];
+        for (slot, &piece) in edges.perm.iter().enumerate() {
+            if let Some(i) = self.pieces.iter().position(|&p| p == piece) {
+                slots[i] = slot as u8;
+                flips[i] = edges.ori[slot];
+            }
+        }
+        rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
+    }
+
+    /// The index of the edges *outside* a symmetric copy of this set: the tracked set of `cube`
+    /// seen through [`EdgeSet::mirror`]. Distances in the table apply unchanged, and a turn `X` of
+    /// `cube` is turn `EdgeSet::mirror().map_move(X)` of the mirrored position.
+    pub fn rank_mirrored(&self, cube: &Cube3) -> u64 {
+        self.rank(&EdgeSet::mirror().conjugate(cube).edges)
+    }
+
+    /// A placement of all twelve edges whose tracked edges have index `index` (the untracked
+    /// ones fill the remaining slots in order, unflipped).
+    pub fn unrank(&self, index: u64) -> Edges {
+        let k = self.len();
+        let mut slots = [0u8; 12];
+        unrank_arrangement(index >> k, 12, &mut slots[..k]);
+        let mut edges = Edges::SOLVED;
+        let mut free = (0..12u8).filter(|s| !slots[..k].contains(s));
+        let mut others = (0..12u8).filter(|p| !self.pieces.contains(p));
+        edges.ori = [0; 12];
+        for slot in 0..12u8 {
+            if let Some(i) = slots[..k].iter().position(|&s| s == slot) {
+                edges.perm[slot as usize] = self.pieces[i];
+                edges.ori[slot as usize] = ((index >> (k - 1 - i)) & 1) as u8;
+            }
+        }
+        for (slot, piece) in free.by_ref().zip(others.by_ref()) {
+            edges.perm[slot as usize] = piece;
+        }
+        edges
+    }
+}
+
+/// One edge set's space under one metric's face turns.
+pub struct EdgeSpace {
+    set: EdgeSet,
+    moves: Vec<Move>,
+    /// `arrangement * moves + turn` -> new arrangement << 7 | flip mask.
+    slot_moves: Vec<u32>,
+}
+
+impl EdgeSpace {
+    pub fn new(set: EdgeSet, metric: Metric) -> EdgeSpace {
+        let moves = metric.generators(&Face::ALL);
+        let k = set.len();
+        let slot_moves = move_table(
+            set.arrangements(),
+            &moves,
+            |a| set.unrank(a << k),
+            |e: &Edges, m: Move| e.then(&Cube3::of_move(m).edges),
+            // Starting unflipped, the flips after the move are exactly the mask.
+            |e| {
+                let index = set.rank(e);
+                (index >> k) << FLIP_BITS | (index & ((1 << k) - 1))
+            },
+        );
+        EdgeSpace {
+            set,
+            moves,
+            slot_moves,
+        }
+    }
+
+    pub fn set(&self) -> EdgeSet {
+        self.set
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+}
+
+impl MoveSpace for EdgeSpace {
+    fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    #[inline]
+    fn apply(&self, state: u64, turn: usize) -> u64 {
+        let k = self.set.len();
+        let n = self.moves.len();
+        let entry = self.slot_moves[(state >> k) as usize * n + turn];
+        let flips = state & ((1 << k) - 1);
+        u64::from(entry >> FLIP_BITS) << k | (flips ^ u64::from(entry & ((1 << FLIP_BITS) - 1)))
+    }
+}
+
+impl StateSpace for EdgeSpace {
+    fn size(&self) -> u64 {
+        self.set.states()
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.set.rank(&Edges::SOLVED)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::notation::parse_moves;
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    #[test]
+    fn sizes() {
+        assert_eq!(EDGES6.states(), 42_577_920);
+        assert_eq!(EDGES7.states(), 510_935_040);
+    }
+
+    #[test]
+    fn ranking_round_trips_and_moves_agree_with_cubies() {
+        let space = EdgeSpace::new(EDGES6, Metric::Htm);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+        for _ in 0..2000 {
+            let cube = Cube3::random(&mut rng);
+            let index = EDGES6.rank(&cube.edges);
+            assert_eq!(EDGES6.rank(&EDGES6.unrank(index)), index);
+            for (turn, &m) in space.moves().iter().enumerate() {
+                assert_eq!(
+                    space.apply(index, turn),
+                    EDGES6.rank(&cube.apply(m).edges),
+                    "{m}"
+                );
+            }
+        }
+    }
+
+    /// The mirrored lookup sees exactly the edges outside the set: they are solved in a
+    /// position iff the mirrored index is the solved one, and turns map as documented.
+    #[test]
+    fn the_mirror_covers_the_other_edges() {
+        for set in [EDGES6, EDGES7] {
+            let mirrored: Vec<u8> = set
+                .pieces()
+                .iter()
+                .map(|&p| {
+                    let r = EdgeSet::mirror();
+                    let slot = r.cubies().edges.perm.iter().position(|&q| q == p).unwrap();
+                    slot as u8
+                })
+                .collect();
+            let covered = (0..12u8).all(|e| set.pieces().contains(&e) || mirrored.contains(&e));
+            assert!(covered, "{set:?} and its mirror cover all edges");
+        }
+        let solved = EDGES6.rank(&Edges::SOLVED);
+        // U turns never touch DR DB DL DF BR BL; D turns never touch the tracked six.
+        let only_u = Cube3::from_moves(&parse_moves("U2 U' U").unwrap());
+        assert_eq!(EDGES6.rank_mirrored(&only_u), solved);
+        let only_d = Cube3::from_moves(&parse_moves("D").unwrap());
+        assert_ne!(EDGES6.rank_mirrored(&only_d), solved);
+        assert_eq!(EDGES6.rank(&only_d.edges), solved);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        let mirror = EdgeSet::mirror();
+        for _ in 0..500 {
+            let cube = Cube3::random(&mut rng);
+            for m in Move::all() {
+                assert_eq!(
+                    EDGES7.rank_mirrored(&cube.apply(m)),
+                    EDGES7.rank(&mirror.conjugate(&cube).apply(mirror.map_move(m)).edges)
+                );
+            }
+        }
+    }
+}

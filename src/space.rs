@@ -1,0 +1,18 @@
+//! Ranked state spaces: what the breadth-first engine fills tables over and searches walk.
+
+/// States ranked `0..`, with numbered moves between them. The move set is closed under inverses,
+/// so the neighbours of a state are also the states it can be reached from, and a distance table
+/// over the space changes by at most one along any move.
+pub trait MoveSpace {
+    fn move_count(&self) -> usize;
+    /// The state reached from `state` by move number `turn` (`turn < move_count()`).
+    fn apply(&self, state: u64, turn: usize) -> u64;
+}
+
+/// A whole space to enumerate: its size and where distance 0 is.
+pub trait StateSpace: MoveSpace + Sync {
+    /// Number of states; ranks are `0..size()`.
+    fn size(&self) -> u64;
+    /// The states at distance 0.
+    fn goals(&self) -> Vec<u64>;
+}
