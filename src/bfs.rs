@@ -1,24 +1,30 @@
 //! The one breadth-first engine: it fills a table of distances over any ranked state space.
 //!
-//! Distances are packed two to a byte (4 bits each, `0xF` = not yet reached) in atomic bytes, and
-//! each depth is one parallel pass over the whole table. A pass either expands the frontier
-//! (states at depth `d` mark their unreached neighbours `d + 1`) or, once the frontier outnumbers
-//! the states still unreached, scans the unreached states for a neighbour at depth `d`; the second
-//! avoids touching every neighbour of a huge frontier when few states are left to find.
+//! Entries are packed in atomic bytes, 4 bits each (exact depth; `0xF` = not yet reached) or 2
+//! bits each (depth mod 3; `3` = not yet reached), and each depth is one parallel pass over the
+//! whole table. A pass either expands the frontier (states holding the current depth's value mark
+//! their unreached neighbours with the next value) or, once the frontier outnumbers the states
+//! still unreached, scans the unreached states for a neighbour holding the current value; the
+//! second avoids touching every neighbour of a huge frontier when few states are left to find.
+//!
+//! With depth mod 3, states three levels back share the frontier's value. Expanding them again is
+//! harmless (all their neighbours are reached already), and no unreached state has such a
+//! neighbour (it would have been reached), so one engine serves both encodings.
 
 pub use crate::space::{MoveSpace, StateSpace};
+use crate::table::Encoding;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
 
-/// Marks a state not yet reached while the search runs (and unreachable after it).
+/// Marks a state not yet reached in a 4-bit table while the search runs (and unreachable after).
 pub const UNREACHED: u8 = 0xF;
 /// Largest depth a 4-bit entry holds.
 pub const MAX_DEPTH: usize = 14;
 
-/// Distances of every state, two 4-bit entries per byte (entry `i` in the low nibble of byte
-/// `i / 2` when `i` is even), and how many states lie at each depth.
+/// The packed entries of every state and how many states lie at each depth.
 pub struct BfsOutcome {
+    pub encoding: Encoding,
     pub packed: Vec<u8>,
     pub histogram: Vec<u64>,
 }
@@ -33,48 +39,106 @@ pub enum BfsError {
 /// balance the work between threads.
 const CHUNK_BYTES: usize = 1 << 14;
 
-fn entry(cells: &[AtomicU8], i: u64) -> u8 {
-    (cells[(i / 2) as usize].load(Relaxed) >> ((i & 1) * 4)) & 0xF
+/// Entries of `BITS` bits packed little-end first into atomic bytes.
+struct Cells<const BITS: u32> {
+    bytes: Vec<AtomicU8>,
 }
 
-/// Sets entry `i` to `depth` if it is unreached; true if this call did so. Within one pass every
-/// write is the same depth, so a lost race leaves the same value and is counted only once.
-fn claim(cells: &[AtomicU8], i: u64, depth: u8) -> bool {
-    let shift = (i & 1) * 4;
-    let cell = &cells[(i / 2) as usize];
-    if (cell.load(Relaxed) >> shift) & 0xF != UNREACHED {
-        return false;
+impl<const BITS: u32> Cells<BITS> {
+    const PER_BYTE: u64 = 8 / BITS as u64;
+    const MASK: u8 = ((1u16 << BITS) - 1) as u8;
+    /// `0x11` or `0x55`: a 1 in the low bit of every field of a byte.
+    const LOW_BITS: u8 = if BITS == 4 { 0x11 } else { 0x55 };
+
+    fn new(entries: u64) -> Self {
+        let bytes = entries.div_ceil(Self::PER_BYTE);
+        Cells {
+            bytes: (0..bytes).map(|_| AtomicU8::new(0xFF)).collect(),
+        }
     }
-    let keep = !(((!depth) & 0xF) << shift);
-    (cell.fetch_and(keep, Relaxed) >> shift) & 0xF == UNREACHED
+
+    /// What a state at `depth` stores.
+    const fn value(depth: usize) -> u8 {
+        if BITS == 4 { depth as u8 } else { (depth % 3) as u8 }
+    }
+
+    fn shift(i: u64) -> u64 {
+        (i % Self::PER_BYTE) * BITS as u64
+    }
+
+    fn get(&self, i: u64) -> u8 {
+        (self.bytes[(i / Self::PER_BYTE) as usize].load(Relaxed) >> Self::shift(i)) & Self::MASK
+    }
+
+    /// Sets entry `i` to `value` if it is unreached; true if this call did so. Within one pass
+    /// every write is the same value, so a lost race leaves the same value and counts once.
+    fn claim(&self, i: u64, value: u8) -> bool {
+        let shift = Self::shift(i);
+        let cell = &self.bytes[(i / Self::PER_BYTE) as usize];
+        if (cell.load(Relaxed) >> shift) & Self::MASK != Self::MASK {
+            return false;
+        }
+        let keep = !(((!value) & Self::MASK) << shift);
+        (cell.fetch_and(keep, Relaxed) >> shift) & Self::MASK == Self::MASK
+    }
+
+    /// Whether any field of `byte` equals `value`.
+    fn byte_holds(byte: u8, value: u8) -> bool {
+        let x = byte ^ (value * Self::LOW_BITS);
+        let mut any = x;
+        for s in 1..BITS {
+            any |= x >> s;
+        }
+        any & Self::LOW_BITS != Self::LOW_BITS
+    }
+
+    fn into_bytes(self) -> Vec<u8> {
+        self.bytes.into_iter().map(AtomicU8::into_inner).collect()
+    }
 }
 
-/// Runs the breadth-first search over `space`, reporting progress in states reached.
+/// Runs the breadth-first search over `space` into a table of `encoding`, reporting progress in
+/// states reached.
 pub fn breadth_first<S: StateSpace>(
     space: &S,
+    encoding: Encoding,
     progress: &ProgressBar,
 ) -> Result<BfsOutcome, BfsError> {
+    let (packed, histogram) = match encoding {
+        Encoding::Nibble => search::<S, 4>(space, progress)?,
+        Encoding::Mod3 => search::<S, 2>(space, progress)?,
+    };
+    Ok(BfsOutcome {
+        encoding,
+        packed,
+        histogram,
+    })
+}
+
+fn search<S: StateSpace, const BITS: u32>(
+    space: &S,
+    progress: &ProgressBar,
+) -> Result<(Vec<u8>, Vec<u64>), BfsError> {
     let size = space.size();
-    let cells: Vec<AtomicU8> = (0..size.div_ceil(2)).map(|_| AtomicU8::new(0xFF)).collect();
+    let cells = Cells::<BITS>::new(size);
     progress.set_length(size);
     let mut histogram = vec![0u64];
     for goal in space.goals() {
-        if claim(&cells, goal, 0) {
+        if cells.claim(goal, 0) {
             histogram[0] += 1;
         }
     }
     progress.inc(histogram[0]);
     let mut reached = histogram[0];
     for depth in 0.. {
-        let frontier = histogram[depth];
-        if frontier == 0 || reached == size {
+        if histogram[depth] == 0 || reached == size {
             break;
         }
-        if depth + 1 > MAX_DEPTH {
+        if BITS == 4 && depth + 1 > MAX_DEPTH {
             return Err(BfsError::TooDeep(depth + 1));
         }
-        let backward = frontier > size - reached;
-        let found = pass(space, &cells, depth as u8, backward, progress);
+        let backward = histogram[depth] > size - reached;
+        let found = pass(space, &cells, depth, backward, progress);
         histogram.push(found);
         reached += found;
     }
@@ -82,48 +146,53 @@ pub fn breadth_first<S: StateSpace>(
         histogram.pop();
     }
     progress.finish();
-    let packed = cells.into_iter().map(AtomicU8::into_inner).collect();
-    Ok(BfsOutcome { packed, histogram })
+    Ok((cells.into_bytes(), histogram))
 }
 
 /// One depth: returns how many states were found at `depth + 1`.
-fn pass<S: StateSpace>(
+fn pass<S: StateSpace, const BITS: u32>(
     space: &S,
-    cells: &[AtomicU8],
-    depth: u8,
+    cells: &Cells<BITS>,
+    depth: usize,
     backward: bool,
     progress: &ProgressBar,
 ) -> u64 {
     let size = space.size();
-    let next = depth + 1;
+    let current = Cells::<BITS>::value(depth);
+    let next = Cells::<BITS>::value(depth + 1);
+    // A backward pass looks for unreached entries, a forward one for the frontier's value.
+    let wanted = if backward { Cells::<BITS>::MASK } else { current };
+    let per_byte = Cells::<BITS>::PER_BYTE;
     let total = AtomicU64::new(0);
     cells
+        .bytes
         .par_chunks(CHUNK_BYTES)
         .enumerate()
         .for_each(|(chunk, bytes)| {
-            let first = (chunk * CHUNK_BYTES * 2) as u64;
+            let first = (chunk * CHUNK_BYTES) as u64 * per_byte;
             let mut found = 0u64;
             for (offset, byte) in bytes.iter().enumerate() {
                 let value = byte.load(Relaxed);
-                let wanted = if backward { 0xFF } else { depth * 0x11 };
-                // Fast skip: neither nibble can match.
-                if value & 0xF != wanted & 0xF && value >> 4 != wanted >> 4 {
+                if !Cells::<BITS>::byte_holds(value, wanted) {
                     continue;
                 }
-                for half in 0..2u64 {
-                    let state = first + 2 * offset as u64 + half;
+                for field in 0..per_byte {
+                    let state = first + offset as u64 * per_byte + field;
                     if state >= size {
                         break;
                     }
-                    let nibble = (value >> (half * 4)) & 0xF;
-                    if backward && nibble == UNREACHED {
-                        if has_neighbour_at(space, cells, state, depth) && claim(cells, state, next)
-                        {
+                    if (value >> (field * BITS as u64)) & Cells::<BITS>::MASK != wanted {
+                        continue;
+                    }
+                    if backward {
+                        let hit = (0..space.move_count())
+                            .any(|turn| cells.get(space.apply(state, turn)) == current);
+                        if hit && cells.claim(state, next) {
                             found += 1;
                         }
-                    } else if !backward && nibble == depth {
+                    } else {
                         for turn in 0..space.move_count() {
-                            if claim(cells, space.apply(state, turn), next) {
+                            if cells.claim(space.apply(state, turn), next) {
                                 found += 1;
                             }
                         }
@@ -134,10 +203,6 @@ fn pass<S: StateSpace>(
             total.fetch_add(found, Relaxed);
         });
     total.into_inner()
-}
-
-fn has_neighbour_at<S: StateSpace>(space: &S, cells: &[AtomicU8], state: u64, depth: u8) -> bool {
-    (0..space.move_count()).any(|turn| entry(cells, space.apply(state, turn)) == depth)
 }
 
 #[cfg(test)]
@@ -169,25 +234,48 @@ mod tests {
         }
     }
 
-    /// Odd and even lengths: the even cycle ends with a single state left, which the backward
-    /// scan finds.
+    /// Odd and even lengths in both encodings: the even cycle ends with a single state left,
+    /// which the backward scan finds; the long one is deeper than 4 bits hold but fine mod 3.
     #[test]
     fn distances_on_cycles() {
-        for n in [27u64, 28] {
-            let outcome = breadth_first(&Cycle(n), &ProgressBar::hidden()).unwrap();
+        for (n, encoding) in [
+            (27u64, Encoding::Nibble),
+            (28, Encoding::Nibble),
+            (27, Encoding::Mod3),
+            (28, Encoding::Mod3),
+            (101, Encoding::Mod3),
+        ] {
+            let outcome = breadth_first(&Cycle(n), encoding, &ProgressBar::hidden()).unwrap();
             for i in 0..n {
-                let d = (outcome.packed[(i / 2) as usize] >> ((i & 1) * 4)) & 0xF;
-                assert_eq!(u64::from(d), i.min(n - i), "state {i} of {n}");
+                let d = i.min(n - i);
+                let stored = crate::table::entry(encoding, &outcome.packed, i);
+                let expected = if encoding == Encoding::Nibble { d } else { d % 3 };
+                assert_eq!(u64::from(stored), expected, "state {i} of {n}, {encoding:?}");
             }
             assert_eq!(outcome.histogram.iter().sum::<u64>(), n);
+            assert_eq!(outcome.histogram.len() as u64, n / 2 + 1);
         }
     }
 
     #[test]
     fn too_deep_is_an_error_not_garbage() {
         assert!(matches!(
-            breadth_first(&Cycle(40), &ProgressBar::hidden()),
+            breadth_first(&Cycle(40), Encoding::Nibble, &ProgressBar::hidden()),
             Err(BfsError::TooDeep(15))
         ));
+    }
+
+    #[test]
+    fn byte_matching_finds_every_field() {
+        for byte in 0..=255u8 {
+            for value in 0..16u8 {
+                let nibbles = byte & 0xF == value || byte >> 4 == value;
+                assert_eq!(Cells::<4>::byte_holds(byte, value), nibbles);
+            }
+            for value in 0..4u8 {
+                let crumbs = (0..4).any(|k| (byte >> (2 * k)) & 3 == value);
+                assert_eq!(Cells::<2>::byte_holds(byte, value), crumbs);
+            }
+        }
     }
 }

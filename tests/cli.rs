@@ -105,7 +105,7 @@ fn gen_tables_list_and_verify_report_damage() {
         "{report}"
     );
     // Building again notices the damage and rebuilds that table.
-    let out = gen_tables(&["--data-dir", data(dir.path()), "--json"]);
+    let out = gen_tables(&["--data-dir", data(dir.path()), "--json", "2x2"]);
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("\"built\""));
     assert!(text(&out.stderr).contains("rebuilding"));

@@ -6,7 +6,7 @@ pub mod pocket;
 
 use crate::bfs::{BfsError, breadth_first};
 use crate::cube::{Metric, Move};
-use crate::table::{Encoding, TableError, TableHeader, TableId, TableKind, write_table};
+use crate::table::{TableError, TableHeader, TableId, TableKind, write_table};
 use indicatif::ProgressBar;
 use std::path::Path;
 
@@ -76,21 +76,23 @@ pub enum BuildError {
 
 /// Builds table `id` by breadth-first search and writes it into `dir`.
 pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<TableHeader, BuildError> {
-    let metric = id.metric;
+    let (metric, encoding) = (id.metric, id.encoding);
     let outcome = match id.kind {
-        TableKind::Pocket => breadth_first(&pocket::PocketSpace::new(metric), progress)?,
-        TableKind::Corners => breadth_first(&corners::CornerSpace::new(metric), progress)?,
+        TableKind::Pocket => breadth_first(&pocket::PocketSpace::new(metric), encoding, progress)?,
+        TableKind::Corners => breadth_first(&corners::CornerSpace::new(metric), encoding, progress)?,
         TableKind::Edges6 => {
-            breadth_first(&edges::EdgeSpace::new(edges::EDGES6, metric), progress)?
+            let space = edges::EdgeSpace::new(edges::EDGES6, metric);
+            breadth_first(&space, encoding, progress)?
         }
         TableKind::Edges7 => {
-            breadth_first(&edges::EdgeSpace::new(edges::EDGES7, metric), progress)?
+            let space = edges::EdgeSpace::new(edges::EDGES7, metric);
+            breadth_first(&space, encoding, progress)?
         }
     };
     let header = write_table(
         &id.path(dir),
         id,
-        Encoding::Nibble,
+        outcome.encoding,
         entries(id.kind),
         outcome.histogram,
         &outcome.packed,

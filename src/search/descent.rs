@@ -2,7 +2,7 @@
 //! reaches distance `d - 1`; follow one (or all) of them to 0.
 
 pub use crate::space::MoveSpace;
-use crate::table::nibble;
+use crate::table::{Encoding, entry, nibble};
 
 /// One shortest path from `state` to distance 0 as turn numbers, or `None` if the table has no
 /// finite distance for `state` or is inconsistent.
@@ -48,4 +48,32 @@ pub fn descend_all(space: &impl MoveSpace, table: &[u8], state: u64) -> Vec<Vec<
         walk(space, table, state, &mut Vec::new(), &mut out);
     }
     out
+}
+
+/// The exact distance of `state` from a table in either encoding. A 4-bit table holds it; in a
+/// mod-3 table, the neighbour one move closer is the one whose residue is one less (neighbours
+/// differ by at most one), so walk down to `goal` counting moves. `None` if the table has no
+/// finite value or is inconsistent.
+pub fn exact_distance(
+    space: &impl MoveSpace,
+    encoding: Encoding,
+    table: &[u8],
+    mut state: u64,
+    goal: u64,
+) -> Option<u8> {
+    match encoding {
+        Encoding::Nibble => Some(nibble(table, state)).filter(|&d| d != crate::bfs::UNREACHED),
+        Encoding::Mod3 => {
+            let mut steps = 0u8;
+            while state != goal {
+                let residue = entry(encoding, table, state);
+                let closer = (residue + 2) % 3;
+                state = (0..space.move_count())
+                    .map(|turn| space.apply(state, turn))
+                    .find(|&n| entry(encoding, table, n) == closer)?;
+                steps = steps.checked_add(1)?;
+            }
+            Some(steps)
+        }
+    }
 }

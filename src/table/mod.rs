@@ -67,37 +67,67 @@ impl TableKind {
     }
 }
 
-/// How entries are packed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// How entries are packed. Either way entry `i` sits in byte `i / per_byte`, lowest bits first.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
+)]
 pub enum Encoding {
-    /// Exact distance in 4 bits, two entries per byte, entry `i` in the low nibble of byte
-    /// `i / 2` when `i` is even; `0xF` marks a state that was never reached.
+    /// Exact distance in 4 bits, two entries per byte; `0xF` marks a state never reached.
     Nibble,
+    /// Distance mod 3 in 2 bits, four entries per byte; `3` marks a state never reached. Half the
+    /// size; exact values are recovered from a neighbour's exact value (they differ by at most
+    /// one, so the residue decides) or by walking down to the goal.
+    Mod3,
 }
 
 impl Encoding {
-    pub const fn payload_bytes(self, entries: u64) -> u64 {
+    pub const fn bits(self) -> u32 {
         match self {
-            Encoding::Nibble => entries.div_ceil(2),
+            Encoding::Nibble => 4,
+            Encoding::Mod3 => 2,
+        }
+    }
+
+    pub const fn payload_bytes(self, entries: u64) -> u64 {
+        entries.div_ceil(8 / self.bits() as u64)
+    }
+
+    pub const fn name(self) -> &'static str {
+        match self {
+            Encoding::Nibble => "nibble",
+            Encoding::Mod3 => "mod3",
         }
     }
 }
 
-/// A table's identity: its kind and metric.
+/// A table's identity: its kind, metric and encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TableId {
     pub kind: TableKind,
     pub metric: Metric,
+    pub encoding: Encoding,
 }
 
 impl TableId {
+    /// A table of exact 4-bit distances.
     pub const fn new(kind: TableKind, metric: Metric) -> TableId {
-        TableId { kind, metric }
+        TableId {
+            kind,
+            metric,
+            encoding: Encoding::Nibble,
+        }
     }
 
-    /// For example `2x2-htm`.
+    pub const fn with_encoding(self, encoding: Encoding) -> TableId {
+        TableId { encoding, ..self }
+    }
+
+    /// For example `2x2-htm`, or `edges7-htm-mod3` for a 2-bit table.
     pub fn name(&self) -> String {
-        format!("{}-{}", self.kind.name(), self.metric.name())
+        match self.encoding {
+            Encoding::Nibble => format!("{}-{}", self.kind.name(), self.metric.name()),
+            Encoding::Mod3 => format!("{}-{}-mod3", self.kind.name(), self.metric.name()),
+        }
     }
 
     pub fn path(&self, dir: &Path) -> PathBuf {
@@ -107,8 +137,12 @@ impl TableId {
     /// The command that (re)builds this table into `dir`, for error messages. It needs no
     /// `--force`: gen-tables rebuilds a table it finds damaged.
     pub fn rebuild_command(&self, dir: &Path) -> String {
+        let encoding = match self.encoding {
+            Encoding::Nibble => "",
+            Encoding::Mod3 => " --encoding mod3",
+        };
         format!(
-            "gen-tables --data-dir {} --metric {} {}",
+            "gen-tables --data-dir {} --metric {}{encoding} {}",
             dir.display(),
             self.metric.name(),
             self.kind.name()
@@ -135,7 +169,7 @@ pub struct TableHeader {
 
 impl TableHeader {
     pub fn id(&self) -> TableId {
-        TableId::new(self.kind, self.metric)
+        TableId::new(self.kind, self.metric).with_encoding(self.encoding)
     }
 }
 
@@ -363,12 +397,27 @@ impl Table {
     pub fn nibble(&self, index: u64) -> u8 {
         nibble(self.payload(), index)
     }
+
+    /// Entry `index` as stored, in this table's encoding.
+    #[inline]
+    pub fn entry(&self, index: u64) -> u8 {
+        entry(self.header.encoding, self.payload(), index)
+    }
 }
 
 /// Entry `index` of nibble-packed bytes.
 #[inline]
 pub fn nibble(packed: &[u8], index: u64) -> u8 {
     (packed[(index / 2) as usize] >> ((index & 1) * 4)) & 0xF
+}
+
+/// Entry `index` of bytes packed in `encoding`.
+#[inline]
+pub fn entry(encoding: Encoding, packed: &[u8], index: u64) -> u8 {
+    match encoding {
+        Encoding::Nibble => nibble(packed, index),
+        Encoding::Mod3 => (packed[(index / 4) as usize] >> ((index & 3) * 2)) & 3,
+    }
 }
 
 /// Records that the file at `path` has been checked against `checksum`. Best effort: a read-only
