@@ -6,7 +6,7 @@ use cubelab::pdb::{self, catalogue, default_metrics};
 use cubelab::report::{
     histogram_table, human_bytes, max_depth, mean_depth, progress_bar, thousands,
 };
-use cubelab::table::{self, Table, TableHeader, TableId, TableKind, Verify};
+use cubelab::table::{self, Encoding, Table, TableHeader, TableId, TableKind, Verify};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -51,6 +51,10 @@ struct Args {
     /// Also write a zstd-compressed copy (<table>.tbl.zst) of each table, for shipping.
     #[arg(long)]
     compress: bool,
+    /// How entries are packed: exact distances in 4 bits, or distance mod 3 in 2 bits (half the
+    /// size; the search recovers exact values). 2-bit tables are named <table>-mod3.
+    #[arg(long, value_enum, default_value_t = Encoding::Nibble)]
+    encoding: Encoding,
 }
 
 fn main() -> ExitCode {
@@ -85,7 +89,7 @@ fn selection(args: &Args) -> Vec<TableId> {
             None => default_metrics(kind),
         };
         for &metric in metrics {
-            let id = TableId::new(kind, metric);
+            let id = TableId::new(kind, metric).with_encoding(args.encoding);
             if !ids.contains(&id) {
                 ids.push(id);
             }
@@ -111,7 +115,7 @@ fn build_all(args: &Args) -> bool {
 fn build_one(args: &Args, id: TableId) -> Result<(), String> {
     let dir = &args.data_dir;
     let start = Instant::now();
-    if !args.force && (id.path(dir).exists() || table::zst_path(&id.path(dir)).exists()) {
+    if !args.force && present(args, id) {
         match Table::open(dir, id, Verify::IfNew) {
             Ok(table) => {
                 let seconds = start.elapsed().as_secs_f64();
@@ -189,16 +193,30 @@ fn print_table(
     }
 }
 
+/// Every 4-bit table, and the 2-bit ones that are present (or asked for with --encoding mod3).
+fn listed(args: &Args) -> Vec<TableId> {
+    let mut ids = catalogue();
+    for id in catalogue() {
+        let mod3 = id.with_encoding(Encoding::Mod3);
+        if args.encoding == Encoding::Mod3 || present(args, mod3) {
+            ids.push(mod3);
+        }
+    }
+    ids
+}
+
+fn present(args: &Args, id: TableId) -> bool {
+    let path = id.path(&args.data_dir);
+    path.exists() || table::zst_path(&path).exists()
+}
+
 fn list(args: &Args) -> bool {
     if !args.json {
-        println!("{:<12} {:>14} {:>10}  status", "table", "entries", "size");
+        println!("{:<16} {:>14} {:>10}  status", "table", "entries", "size");
     }
-    for id in catalogue() {
-        let bytes = table::PAYLOAD_OFFSET as u64
-            + table::Encoding::Nibble.payload_bytes(pdb::entries(id.kind));
-        let status = if !id.path(&args.data_dir).exists()
-            && !table::zst_path(&id.path(&args.data_dir)).exists()
-        {
+    for id in listed(args) {
+        let bytes = table::PAYLOAD_OFFSET as u64 + id.encoding.payload_bytes(pdb::entries(id.kind));
+        let status = if !present(args, id) {
             "missing".to_string()
         } else {
             match Table::open(&args.data_dir, id, Verify::IfNew) {
@@ -217,7 +235,7 @@ fn list(args: &Args) -> bool {
             println!("{line}");
         } else {
             println!(
-                "{:<12} {:>14} {:>10}  {status}",
+                "{:<16} {:>14} {:>10}  {status}",
                 id.name(),
                 thousands(pdb::entries(id.kind)),
                 human_bytes(bytes)
@@ -230,9 +248,8 @@ fn list(args: &Args) -> bool {
 fn verify(args: &Args) -> bool {
     let mut ok = true;
     let mut checked = 0;
-    for id in catalogue() {
-        let path = id.path(&args.data_dir);
-        if !path.exists() && !table::zst_path(&path).exists() {
+    for id in listed(args) {
+        if !present(args, id) {
             continue;
         }
         checked += 1;

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The table checks too big for the test suite. Builds every table in both metrics (reusing valid
+# ones) into $CUBELAB_DATA (default data/), then runs the ignored tests of
+# tests/pattern_databases.rs over them:
+#   - each 7-edge table equals, entry by entry, a plain single-threaded reference BFS over the
+#     same coordinate (about 2 GB of memory and a few minutes per metric);
+#   - corners and both 7-edge sets never exceed the true distance of 3,000 random positions up to
+#     8 turns from solved (true distances by a meet-in-the-middle search).
+# Usage: scripts/check-tables.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export CUBELAB_DATA=${CUBELAB_DATA:-data}
+cargo run --release --quiet --bin gen-tables -- --data-dir "$CUBELAB_DATA" --metric both >/dev/null
+cargo test --release --test pattern_databases -- --ignored

@@ -1,0 +1,309 @@
+//! The 3x3x3 pattern databases: published counts, an independent reference search, and
+//! admissibility against true distances.
+//!
+//! The tests that need the 7-edge tables (510 million entries) are `#[ignore]`d here and run by
+//! `scripts/check-tables.sh` over the tables in `$CUBELAB_DATA` (default `data/`).
+
+mod common;
+
+use cubelab::bfs::breadth_first;
+use cubelab::cube::{Cube3, Face, Metric, Move};
+use cubelab::pdb::corners::{self, CornerSpace};
+use cubelab::pdb::edges::{EDGES6, EDGES7, EdgeSet, EdgeSpace};
+use cubelab::space::StateSpace;
+use cubelab::table::{Encoding, Table, TableId, TableKind, Verify, nibble};
+use indicatif::ProgressBar;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use rayon::prelude::*;
+use std::collections::{HashMap, VecDeque};
+use std::sync::OnceLock;
+
+/// A table built in memory: its packed 4-bit entries and histogram.
+struct Built {
+    packed: Vec<u8>,
+    histogram: Vec<u64>,
+}
+
+fn build(space: &impl StateSpace) -> Built {
+    let outcome = breadth_first(space, Encoding::Nibble, &ProgressBar::hidden()).unwrap();
+    Built {
+        packed: outcome.packed,
+        histogram: outcome.histogram,
+    }
+}
+
+fn corners_table(metric: Metric) -> &'static Built {
+    static TABLES: [OnceLock<Built>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[metric as usize].get_or_init(|| build(&CornerSpace::new(metric)))
+}
+
+fn edges6_table(metric: Metric) -> &'static Built {
+    static TABLES: [OnceLock<Built>; 2] = [OnceLock::new(), OnceLock::new()];
+    TABLES[metric as usize].get_or_init(|| build(&EdgeSpace::new(EDGES6, metric)))
+}
+
+#[test]
+fn corners_htm_matches_the_published_distribution() {
+    let built = corners_table(Metric::Htm);
+    assert_eq!(built.histogram, common::reference_histogram("corners_htm.csv"));
+    assert_eq!(built.histogram.iter().sum::<u64>(), corners::STATES);
+}
+
+#[test]
+fn corners_qtm_reaches_every_state() {
+    let built = corners_table(Metric::Qtm);
+    assert_eq!(built.histogram.iter().sum::<u64>(), corners::STATES);
+    // Quarter turns change corner permutation parity and twist together: odd depths hold odd
+    // permutations only, so exactly half the states lie at odd depths.
+    let odd: u64 = built.histogram.iter().skip(1).step_by(2).sum();
+    assert_eq!(odd, corners::STATES / 2);
+}
+
+/// Textbook breadth-first search: a FIFO queue and a byte per state, one thread. It shares only
+/// the coordinate (the space's moves) with the engine under test.
+fn reference_bfs(space: &impl StateSpace) -> Vec<u8> {
+    let mut distance = vec![u8::MAX; space.size() as usize];
+    let mut queue = VecDeque::new();
+    for goal in space.goals() {
+        distance[goal as usize] = 0;
+        queue.push_back(goal);
+    }
+    while let Some(state) = queue.pop_front() {
+        let next = distance[state as usize] + 1;
+        for turn in 0..space.move_count() {
+            let n = space.apply(state, turn) as usize;
+            if distance[n] == u8::MAX {
+                distance[n] = next;
+                queue.push_back(n as u64);
+            }
+        }
+    }
+    distance
+}
+
+fn histogram_of(distances: &[u8]) -> Vec<u64> {
+    let mut histogram = Vec::new();
+    for &d in distances {
+        assert_ne!(d, u8::MAX, "every state is reached");
+        if histogram.len() <= d as usize {
+            histogram.resize(d as usize + 1, 0);
+        }
+        histogram[d as usize] += 1;
+    }
+    histogram
+}
+
+/// The engine's table equals the reference search entry by entry, so its histogram does too.
+fn check_against_reference(space: &impl StateSpace, engine: &[u8], engine_histogram: &[u64]) {
+    let reference = reference_bfs(space);
+    assert_eq!(histogram_of(&reference), engine_histogram);
+    let mismatches = reference
+        .par_iter()
+        .enumerate()
+        .filter(|&(i, &d)| nibble(engine, i as u64) != d)
+        .count();
+    assert_eq!(mismatches, 0);
+}
+
+#[test]
+fn edges6_htm_matches_a_reference_search() {
+    let built = edges6_table(Metric::Htm);
+    check_against_reference(&EdgeSpace::new(EDGES6, Metric::Htm), &built.packed, &built.histogram);
+}
+
+#[test]
+fn edges6_qtm_matches_a_reference_search() {
+    let built = edges6_table(Metric::Qtm);
+    check_against_reference(&EdgeSpace::new(EDGES6, Metric::Qtm), &built.packed, &built.histogram);
+}
+
+/// True distances of positions near the solved cube, by meeting in the middle: every state
+/// within `RADIUS` of solved is stored with its distance; a position's distance (at most
+/// 2 x `RADIUS`) is the least j + d over states d from solved that a search of depth j from
+/// the position meets.
+struct NearSolved {
+    metric: Metric,
+    ball: HashMap<Cube3, u8>,
+    moves: Vec<Move>,
+}
+
+const RADIUS: u8 = 4;
+
+impl NearSolved {
+    fn new(metric: Metric) -> NearSolved {
+        let moves = metric.generators(&Face::ALL);
+        let mut ball = HashMap::from([(Cube3::SOLVED, 0)]);
+        let mut frontier = vec![Cube3::SOLVED];
+        for depth in 1..=RADIUS {
+            let mut next = Vec::new();
+            for cube in &frontier {
+                for &m in &moves {
+                    let n = cube.apply(m);
+                    ball.entry(n).or_insert_with(|| {
+                        next.push(n);
+                        depth
+                    });
+                }
+            }
+            frontier = next;
+        }
+        NearSolved {
+            metric,
+            ball,
+            moves,
+        }
+    }
+
+    /// The exact distance of `cube`, which must be at most 2 x RADIUS.
+    fn distance(&self, cube: &Cube3) -> u8 {
+        let mut best = u8::MAX;
+        self.search(cube, 0, None, &mut best);
+        assert!(best <= 2 * RADIUS, "{cube:?} is further than this search sees");
+        best
+    }
+
+    fn search(&self, cube: &Cube3, depth: u8, last: Option<Face>, best: &mut u8) {
+        if let Some(&d) = self.ball.get(cube) {
+            *best = (*best).min(depth + d);
+        }
+        if depth == RADIUS || depth + 1 >= *best {
+            return;
+        }
+        for &m in &self.moves {
+            // Canonical sequences: never the same face twice running (QTM: U U is U2, which
+            // a search of quarter turns must still see, so only HTM skips repeats).
+            if self.metric == Metric::Htm && last == Some(m.face()) {
+                continue;
+            }
+            self.search(&cube.apply(m), depth + 1, Some(m.face()), best);
+        }
+    }
+}
+
+/// Random positions a random 0..=8 turns from solved, with their true distances.
+fn near_positions(metric: Metric, count: usize, seed: u64) -> Vec<(Cube3, u8)> {
+    let near = NearSolved::new(metric);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let scrambles: Vec<Vec<Move>> = (0..count)
+        .map(|_| {
+            let len = rng.random_range(0..=2 * RADIUS as usize);
+            (0..len).map(|_| near.moves[rng.random_range(0..near.moves.len())]).collect()
+        })
+        .collect();
+    scrambles
+        .par_iter()
+        .map(|s| {
+            let cube = Cube3::from_moves(s);
+            let d = near.distance(&cube);
+            assert!(usize::from(d) <= s.len());
+            (cube, d)
+        })
+        .collect()
+}
+
+/// Every lookup is at most the true distance; an unsolved position gets at least 1 from some
+/// table (corners plus two edge sets that cover all twelve edges see every piece).
+fn check_admissible(
+    positions: &[(Cube3, u8)],
+    lookups: &[(&str, &dyn Fn(&Cube3) -> u8)],
+) {
+    let mut at_distance_one = 0;
+    for (cube, d) in positions {
+        let values: Vec<u8> = lookups.iter().map(|(_, h)| h(cube)).collect();
+        for ((name, _), &h) in lookups.iter().zip(&values) {
+            assert!(h <= *d, "{name} gives {h} for a position at distance {d}: {cube:?}");
+        }
+        let best = values.iter().copied().max().unwrap_or(0);
+        assert_eq!(best == 0, *d == 0, "{cube:?}");
+        if *d == 1 {
+            at_distance_one += 1;
+        }
+    }
+    assert!(at_distance_one > 0, "the sample includes positions one move away");
+}
+
+fn lookup_tables(metric: Metric, positions: usize, seed: u64) {
+    let corners = corners_table(metric);
+    let edges = edges6_table(metric);
+    let by_corners = |c: &Cube3| nibble(&corners.packed, corners::rank(&c.corners));
+    let by_edges = |c: &Cube3| nibble(&edges.packed, EDGES6.rank(&c.edges));
+    let by_mirrored = |c: &Cube3| nibble(&edges.packed, EDGES6.rank_mirrored(c));
+    check_admissible(
+        &near_positions(metric, positions, seed),
+        &[
+            ("corners", &by_corners),
+            ("edges6", &by_edges),
+            ("edges6 mirrored", &by_mirrored),
+        ],
+    );
+}
+
+#[test]
+fn htm_tables_are_admissible() {
+    lookup_tables(Metric::Htm, 2000, 11);
+}
+
+#[test]
+fn qtm_tables_are_admissible() {
+    lookup_tables(Metric::Qtm, 2000, 12);
+}
+
+// ---- The 7-edge tables, from built files (scripts/check-tables.sh) ----
+
+fn data_dir() -> std::path::PathBuf {
+    std::env::var_os("CUBELAB_DATA").map_or_else(|| "data".into(), Into::into)
+}
+
+fn open_edges7(metric: Metric) -> Table {
+    let id = TableId::new(TableKind::Edges7, metric);
+    Table::open(&data_dir(), id, Verify::IfNew)
+        .unwrap_or_else(|e| panic!("{e} (scripts/check-tables.sh builds the tables first)"))
+}
+
+fn edges7_matches_reference(metric: Metric) {
+    let table = open_edges7(metric);
+    let space = EdgeSpace::new(EDGES7, metric);
+    check_against_reference(&space, table.payload(), &table.header().histogram);
+}
+
+#[test]
+#[ignore = "needs the 7-edge table built; run by scripts/check-tables.sh"]
+fn edges7_htm_matches_a_reference_search() {
+    edges7_matches_reference(Metric::Htm);
+}
+
+#[test]
+#[ignore = "needs the 7-edge table built; run by scripts/check-tables.sh"]
+fn edges7_qtm_matches_a_reference_search() {
+    edges7_matches_reference(Metric::Qtm);
+}
+
+fn edges7_admissible(metric: Metric, seed: u64) {
+    let table = open_edges7(metric);
+    let set: EdgeSet = EDGES7;
+    let by_edges = |c: &Cube3| table.nibble(set.rank(&c.edges));
+    let by_mirrored = |c: &Cube3| table.nibble(set.rank_mirrored(c));
+    let corners = corners_table(metric);
+    let by_corners = |c: &Cube3| nibble(&corners.packed, corners::rank(&c.corners));
+    check_admissible(
+        &near_positions(metric, 3000, seed),
+        &[
+            ("corners", &by_corners),
+            ("edges7", &by_edges),
+            ("edges7 mirrored", &by_mirrored),
+        ],
+    );
+}
+
+#[test]
+#[ignore = "needs the 7-edge table built; run by scripts/check-tables.sh"]
+fn edges7_htm_is_admissible() {
+    edges7_admissible(Metric::Htm, 21);
+}
+
+#[test]
+#[ignore = "needs the 7-edge table built; run by scripts/check-tables.sh"]
+fn edges7_qtm_is_admissible() {
+    edges7_admissible(Metric::Qtm, 22);
+}
