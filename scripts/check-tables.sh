@@ -6,9 +6,25 @@
 #     same coordinate (about 2 GB of memory and a few minutes per metric);
 #   - corners and both 7-edge sets never exceed the true distance of 3,000 random positions up to
 #     8 turns from solved (true distances by a meet-in-the-middle search).
+# The outcome is written to reports/table-checks.md.
 # Usage: scripts/check-tables.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export CUBELAB_DATA=${CUBELAB_DATA:-data}
 cargo run --release --quiet --bin gen-tables -- --data-dir "$CUBELAB_DATA" --metric both >/dev/null
-cargo test --release --test pattern_databases -- --ignored
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+start=$(date +%s)
+status=0
+cargo test --release --test pattern_databases -- --ignored 2>&1 | tee "$log" || status=$?
+{
+  echo "# 7-edge table checks"
+  echo
+  echo "\`scripts/check-tables.sh\` on $(date -u +%Y-%m-%d): $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs),"
+  echo "$(( $(date +%s) - start )) s, exit status $status. The ignored tests of tests/pattern_databases.rs:"
+  echo
+  echo '```'
+  grep -E '^test .* (ok|FAILED)$|^test result' "$log"
+  echo '```'
+} >reports/table-checks.md
+exit "$status"

@@ -61,21 +61,22 @@ fn corners_qtm_reaches_every_state() {
 }
 
 /// Textbook breadth-first search: a FIFO queue and a byte per state, one thread. It shares only
-/// the coordinate (the space's moves) with the engine under test.
+/// the coordinate (the space's moves) with the engine under test. (States fit in u32: the
+/// largest space has 510,935,040.)
 fn reference_bfs(space: &impl StateSpace) -> Vec<u8> {
     let mut distance = vec![u8::MAX; space.size() as usize];
-    let mut queue = VecDeque::new();
+    let mut queue: VecDeque<u32> = VecDeque::new();
     for goal in space.goals() {
         distance[goal as usize] = 0;
-        queue.push_back(goal);
+        queue.push_back(goal as u32);
     }
     while let Some(state) = queue.pop_front() {
         let next = distance[state as usize] + 1;
         for turn in 0..space.move_count() {
-            let n = space.apply(state, turn) as usize;
+            let n = space.apply(u64::from(state), turn) as usize;
             if distance[n] == u8::MAX {
                 distance[n] = next;
-                queue.push_back(n as u64);
+                queue.push_back(n as u32);
             }
         }
     }
