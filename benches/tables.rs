@@ -12,7 +12,9 @@ use std::time::Duration;
 
 fn builds(c: &mut Criterion) {
     let mut group = c.benchmark_group("3x3 pattern databases");
-    group.sample_size(10).measurement_time(Duration::from_secs(40));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(40));
     let corners = CornerSpace::new(Metric::Htm);
     group.bench_function("corners htm BFS (88,179,840 states)", |b| {
         b.iter(|| breadth_first(&corners, Encoding::Nibble, &ProgressBar::hidden()))

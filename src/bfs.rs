@@ -59,7 +59,11 @@ impl<const BITS: u32> Cells<BITS> {
 
     /// What a state at `depth` stores.
     const fn value(depth: usize) -> u8 {
-        if BITS == 4 { depth as u8 } else { (depth % 3) as u8 }
+        if BITS == 4 {
+            depth as u8
+        } else {
+            (depth % 3) as u8
+        }
     }
 
     fn shift(i: u64) -> u64 {
@@ -161,7 +165,11 @@ fn pass<S: StateSpace, const BITS: u32>(
     let current = Cells::<BITS>::value(depth);
     let next = Cells::<BITS>::value(depth + 1);
     // A backward pass looks for unreached entries, a forward one for the frontier's value.
-    let wanted = if backward { Cells::<BITS>::MASK } else { current };
+    let wanted = if backward {
+        Cells::<BITS>::MASK
+    } else {
+        current
+    };
     let per_byte = Cells::<BITS>::PER_BYTE;
     let total = AtomicU64::new(0);
     cells
@@ -249,8 +257,16 @@ mod tests {
             for i in 0..n {
                 let d = i.min(n - i);
                 let stored = crate::table::entry(encoding, &outcome.packed, i);
-                let expected = if encoding == Encoding::Nibble { d } else { d % 3 };
-                assert_eq!(u64::from(stored), expected, "state {i} of {n}, {encoding:?}");
+                let expected = if encoding == Encoding::Nibble {
+                    d
+                } else {
+                    d % 3
+                };
+                assert_eq!(
+                    u64::from(stored),
+                    expected,
+                    "state {i} of {n}, {encoding:?}"
+                );
             }
             assert_eq!(outcome.histogram.iter().sum::<u64>(), n);
             assert_eq!(outcome.histogram.len() as u64, n / 2 + 1);

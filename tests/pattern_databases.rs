@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::NearSolved;
 use cubelab::bfs::breadth_first;
 use cubelab::cube::{Cube3, Face, Metric, Move};
 use cubelab::pdb::corners::{self, CornerSpace};
@@ -16,7 +17,7 @@ use indicatif::ProgressBar;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use rayon::prelude::*;
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::OnceLock;
 
 /// A table built in memory: its packed 4-bit entries and histogram.
@@ -46,7 +47,10 @@ fn edges6_table(metric: Metric) -> &'static Built {
 #[test]
 fn corners_htm_matches_the_published_distribution() {
     let built = corners_table(Metric::Htm);
-    assert_eq!(built.histogram, common::reference_histogram("corners_htm.csv"));
+    assert_eq!(
+        built.histogram,
+        common::reference_histogram("corners_htm.csv")
+    );
     assert_eq!(built.histogram.iter().sum::<u64>(), corners::STATES);
 }
 
@@ -110,93 +114,41 @@ fn check_against_reference(space: &impl StateSpace, engine: &[u8], engine_histog
 #[test]
 fn edges6_htm_matches_a_reference_search() {
     let built = edges6_table(Metric::Htm);
-    check_against_reference(&EdgeSpace::new(EDGES6, Metric::Htm), &built.packed, &built.histogram);
+    check_against_reference(
+        &EdgeSpace::new(EDGES6, Metric::Htm),
+        &built.packed,
+        &built.histogram,
+    );
 }
 
 #[test]
 fn edges6_qtm_matches_a_reference_search() {
     let built = edges6_table(Metric::Qtm);
-    check_against_reference(&EdgeSpace::new(EDGES6, Metric::Qtm), &built.packed, &built.histogram);
-}
-
-/// True distances of positions near the solved cube, by meeting in the middle: every state
-/// within `RADIUS` of solved is stored with its distance; a position's distance (at most
-/// 2 x `RADIUS`) is the least j + d over states d from solved that a search of depth j from
-/// the position meets.
-struct NearSolved {
-    metric: Metric,
-    ball: HashMap<Cube3, u8>,
-    moves: Vec<Move>,
-}
-
-const RADIUS: u8 = 4;
-
-impl NearSolved {
-    fn new(metric: Metric) -> NearSolved {
-        let moves = metric.generators(&Face::ALL);
-        let mut ball = HashMap::from([(Cube3::SOLVED, 0)]);
-        let mut frontier = vec![Cube3::SOLVED];
-        for depth in 1..=RADIUS {
-            let mut next = Vec::new();
-            for cube in &frontier {
-                for &m in &moves {
-                    let n = cube.apply(m);
-                    ball.entry(n).or_insert_with(|| {
-                        next.push(n);
-                        depth
-                    });
-                }
-            }
-            frontier = next;
-        }
-        NearSolved {
-            metric,
-            ball,
-            moves,
-        }
-    }
-
-    /// The exact distance of `cube`, which must be at most 2 x RADIUS.
-    fn distance(&self, cube: &Cube3) -> u8 {
-        let mut best = u8::MAX;
-        self.search(cube, 0, None, &mut best);
-        assert!(best <= 2 * RADIUS, "{cube:?} is further than this search sees");
-        best
-    }
-
-    fn search(&self, cube: &Cube3, depth: u8, last: Option<Face>, best: &mut u8) {
-        if let Some(&d) = self.ball.get(cube) {
-            *best = (*best).min(depth + d);
-        }
-        if depth == RADIUS || depth + 1 >= *best {
-            return;
-        }
-        for &m in &self.moves {
-            // Canonical sequences: never the same face twice running (QTM: U U is U2, which
-            // a search of quarter turns must still see, so only HTM skips repeats).
-            if self.metric == Metric::Htm && last == Some(m.face()) {
-                continue;
-            }
-            self.search(&cube.apply(m), depth + 1, Some(m.face()), best);
-        }
-    }
+    check_against_reference(
+        &EdgeSpace::new(EDGES6, Metric::Qtm),
+        &built.packed,
+        &built.histogram,
+    );
 }
 
 /// Random positions a random 0..=8 turns from solved, with their true distances.
 fn near_positions(metric: Metric, count: usize, seed: u64) -> Vec<(Cube3, u8)> {
-    let near = NearSolved::new(metric);
+    let near = NearSolved::new(metric, 4);
+    let moves = metric.generators(&Face::ALL);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let scrambles: Vec<Vec<Move>> = (0..count)
         .map(|_| {
-            let len = rng.random_range(0..=2 * RADIUS as usize);
-            (0..len).map(|_| near.moves[rng.random_range(0..near.moves.len())]).collect()
+            let len = rng.random_range(0..=8);
+            (0..len)
+                .map(|_| moves[rng.random_range(0..moves.len())])
+                .collect()
         })
         .collect();
     scrambles
         .par_iter()
         .map(|s| {
             let cube = Cube3::from_moves(s);
-            let d = near.distance(&cube);
+            let d = near.distance(&cube).expect("within 8 of solved");
             assert!(usize::from(d) <= s.len());
             (cube, d)
         })
@@ -205,15 +157,18 @@ fn near_positions(metric: Metric, count: usize, seed: u64) -> Vec<(Cube3, u8)> {
 
 /// Every lookup is at most the true distance; an unsolved position gets at least 1 from some
 /// table (corners plus two edge sets that cover all twelve edges see every piece).
-fn check_admissible(
-    positions: &[(Cube3, u8)],
-    lookups: &[(&str, &dyn Fn(&Cube3) -> u8)],
-) {
+/// A named table lookup for a position.
+type Lookup<'a> = (&'a str, &'a dyn Fn(&Cube3) -> u8);
+
+fn check_admissible(positions: &[(Cube3, u8)], lookups: &[Lookup]) {
     let mut at_distance_one = 0;
     for (cube, d) in positions {
         let values: Vec<u8> = lookups.iter().map(|(_, h)| h(cube)).collect();
         for ((name, _), &h) in lookups.iter().zip(&values) {
-            assert!(h <= *d, "{name} gives {h} for a position at distance {d}: {cube:?}");
+            assert!(
+                h <= *d,
+                "{name} gives {h} for a position at distance {d}: {cube:?}"
+            );
         }
         let best = values.iter().copied().max().unwrap_or(0);
         assert_eq!(best == 0, *d == 0, "{cube:?}");
@@ -221,7 +176,10 @@ fn check_admissible(
             at_distance_one += 1;
         }
     }
-    assert!(at_distance_one > 0, "the sample includes positions one move away");
+    assert!(
+        at_distance_one > 0,
+        "the sample includes positions one move away"
+    );
 }
 
 fn lookup_tables(metric: Metric, positions: usize, seed: u64) {

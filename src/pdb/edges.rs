@@ -128,7 +128,11 @@ impl EdgeSpace {
         let plan = moves
             .iter()
             .map(|m| {
-                let quarter = if m.quarter_turns() == 2 { Move::new(m.face(), 1) } else { *m };
+                let quarter = if m.quarter_turns() == 2 {
+                    Move::new(m.face(), 1)
+                } else {
+                    *m
+                };
                 let column = quarters.iter().position(|q| *q == quarter).unwrap_or(0);
                 (column, m.quarter_turns() == 2)
             })
@@ -179,7 +183,11 @@ impl MoveSpace for EdgeSpace {
     fn apply(&self, state: u64, turn: usize) -> u64 {
         let (column, twice) = self.plan[turn];
         let once = self.quarter(state, column);
-        if twice { self.quarter(once, column) } else { once }
+        if twice {
+            self.quarter(once, column)
+        } else {
+            once
+        }
     }
 }
 

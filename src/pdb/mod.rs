@@ -79,7 +79,9 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<TableHea
     let (metric, encoding) = (id.metric, id.encoding);
     let outcome = match id.kind {
         TableKind::Pocket => breadth_first(&pocket::PocketSpace::new(metric), encoding, progress)?,
-        TableKind::Corners => breadth_first(&corners::CornerSpace::new(metric), encoding, progress)?,
+        TableKind::Corners => {
+            breadth_first(&corners::CornerSpace::new(metric), encoding, progress)?
+        }
         TableKind::Edges6 => {
             let space = edges::EdgeSpace::new(edges::EDGES6, metric);
             breadth_first(&space, encoding, progress)?

@@ -1,6 +1,8 @@
 //! Searches over the tables.
 
 pub mod descent;
+pub mod heuristic;
+pub mod ida;
 pub mod pocket;
 
 /// A search that failed. Both variants mean a damaged or wrong table, never bad input: input is

@@ -68,9 +68,7 @@ impl TableKind {
 }
 
 /// How entries are packed. Either way entry `i` sits in byte `i / per_byte`, lowest bits first.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
 pub enum Encoding {
     /// Exact distance in 4 bits, two entries per byte; `0xF` marks a state never reached.
     Nibble,

@@ -24,3 +24,68 @@ pub fn reference_histogram(name: &str) -> Vec<u64> {
     }
     histogram
 }
+
+use cubelab::cube::{Cube3, Face, Metric, Move};
+use std::collections::HashMap;
+
+/// True distances of positions near the solved cube, by meeting in the middle, independent of
+/// the tables and searches under test. Every state within `radius` of solved is stored with its
+/// distance; a position's distance, if at most 2 x `radius` + 1, is the least j + d over states
+/// at distance d from solved that a plain depth-first search of depth j <= radius + 1 from the
+/// position meets.
+pub struct NearSolved {
+    metric: Metric,
+    radius: u8,
+    ball: HashMap<Cube3, u8>,
+    moves: Vec<Move>,
+}
+
+impl NearSolved {
+    pub fn new(metric: Metric, radius: u8) -> NearSolved {
+        let moves = metric.generators(&Face::ALL);
+        let mut ball = HashMap::from([(Cube3::SOLVED, 0)]);
+        let mut frontier = vec![Cube3::SOLVED];
+        for depth in 1..=radius {
+            let mut next = Vec::new();
+            for cube in &frontier {
+                for &m in &moves {
+                    let n = cube.apply(m);
+                    ball.entry(n).or_insert_with(|| {
+                        next.push(n);
+                        depth
+                    });
+                }
+            }
+            frontier = next;
+        }
+        NearSolved {
+            metric,
+            radius,
+            ball,
+            moves,
+        }
+    }
+
+    /// The exact distance of `cube`, or `None` if it is more than 2 x radius + 1.
+    pub fn distance(&self, cube: &Cube3) -> Option<u8> {
+        let mut best = u8::MAX;
+        self.search(cube, 0, None, &mut best);
+        (best <= 2 * self.radius + 1).then_some(best)
+    }
+
+    fn search(&self, cube: &Cube3, depth: u8, last: Option<Face>, best: &mut u8) {
+        if let Some(&d) = self.ball.get(cube) {
+            *best = (*best).min(depth + d);
+        }
+        if depth > self.radius || depth + 1 >= *best {
+            return;
+        }
+        for &m in &self.moves {
+            // Same face twice running is never shorter in HTM; in QTM, U U is a half turn.
+            if self.metric == Metric::Htm && last == Some(m.face()) {
+                continue;
+            }
+            self.search(&cube.apply(m), depth + 1, Some(m.face()), best);
+        }
+    }
+}

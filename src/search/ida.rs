@@ -1,0 +1,385 @@
+//! Iterative-deepening A* for the 3x3x3 over the mapped pattern databases.
+//!
+//! Each iteration searches every canonical move sequence whose cost plus heuristic stays within
+//! the bound, depth first. Canonical: never the same face twice running (in QTM, `U U` is allowed
+//! once as the only spelling of a half turn), and of two opposite faces turned in succession only
+//! the order U-before-D, R-before-L, F-before-B. The work of an iteration is split into the
+//! subtrees below all canonical prefixes of a few moves, searched in parallel with rayon; the
+//! solution reported is the first in canonical order (the lowest-numbered subtree that has one),
+//! so results do not depend on thread timing.
+
+use super::SolveError;
+use super::heuristic::{Coords, Heuristic};
+use crate::cube::{Cube3, Metric, Move, merge_same_face};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// Limits on one search.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SearchLimits {
+    /// Give up rather than search beyond this length.
+    pub max_length: Option<u32>,
+    /// Give up after this long.
+    pub timeout: Option<Duration>,
+    /// Find every optimal solution, not just the first.
+    pub all: bool,
+}
+
+/// How a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SearchStatus {
+    Optimal,
+    Timeout,
+    MaxLength,
+}
+
+/// One IDA* iteration's work.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct IterationStats {
+    pub bound: u32,
+    /// Nodes generated: children whose heuristic was looked up.
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// The outcome of a search. Every solution in it has been applied to the position and checked.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    pub status: SearchStatus,
+    pub solutions: Vec<Vec<Move>>,
+    pub iterations: Vec<IterationStats>,
+}
+
+impl SearchResult {
+    pub fn nodes(&self) -> u64 {
+        self.iterations.iter().map(|i| i.nodes).sum()
+    }
+}
+
+/// Allowed next moves after each move history, as bitmasks over move numbers.
+struct Canonical {
+    /// `[history]`: history 0 is the root, `1 + 2 * turn + doubled` after `turn` (`doubled`: the
+    /// turn before it was the same quarter turn, QTM only).
+    allowed: Vec<u32>,
+}
+
+impl Canonical {
+    fn new(metric: Metric, moves: &[Move]) -> Canonical {
+        let follows = |last: Move, doubled: bool, next: Move| -> bool {
+            if next.face() == last.face() {
+                // QTM: U U spells U2; U' U', U U', and a third U are never canonical.
+                return metric == Metric::Qtm
+                    && next == last
+                    && next.quarter_turns() == 1
+                    && !doubled;
+            }
+            !(next.face() == last.face().opposite() && next.face() < last.face())
+        };
+        let mut allowed = vec![(1u32 << moves.len()) - 1];
+        for &last in moves {
+            for doubled in [false, true] {
+                let mask = moves
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, next)| follows(last, doubled, **next))
+                    .fold(0u32, |mask, (i, _)| mask | 1 << i);
+                allowed.push(mask);
+            }
+        }
+        Canonical { allowed }
+    }
+
+    fn after(history: usize, turn: usize) -> usize {
+        let doubled = history > 0 && (history - 1) / 2 == turn;
+        1 + 2 * turn + usize::from(doubled)
+    }
+}
+
+/// A partial path from the root: where the subtree below it starts.
+#[derive(Clone)]
+struct Prefix {
+    coords: Coords,
+    history: usize,
+    path: Vec<u8>,
+}
+
+/// Shared by all subtrees of one iteration.
+struct Shared {
+    bound: u8,
+    all: bool,
+    /// Lowest subtree number that found a solution; higher ones stop.
+    first_found: AtomicUsize,
+    aborted: AtomicBool,
+    deadline: Option<Instant>,
+}
+
+/// One subtree's depth-first search.
+struct Walk<'a> {
+    heuristic: &'a Heuristic,
+    canonical: &'a Canonical,
+    shared: &'a Shared,
+    index: usize,
+    nodes: u64,
+    path: Vec<u8>,
+    solutions: Vec<Vec<u8>>,
+}
+
+impl Walk<'_> {
+    fn stopped(&self) -> bool {
+        self.shared.aborted.load(Relaxed)
+            || (!self.shared.all && self.shared.first_found.load(Relaxed) < self.index)
+    }
+
+    /// Searches below `coords` (cost `g`, heuristic already within the bound); true once a
+    /// solution is found and only one is wanted.
+    fn search(&mut self, coords: &Coords, g: u8, history: usize) -> bool {
+        let bound = self.shared.bound;
+        if g == bound {
+            if self.heuristic.is_goal(coords) {
+                self.solutions.push(self.path.clone());
+                return !self.shared.all;
+            }
+            return false;
+        }
+        if self.nodes & 0x3FFF == 0 && self.check_deadline() {
+            return false;
+        }
+        let budget = bound - g - 1;
+        let mut mask = self.canonical.allowed[history];
+        while mask != 0 {
+            let turn = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let child = self.heuristic.apply(coords, turn);
+            self.nodes += 1;
+            if self.heuristic.bound(&child, budget) > budget {
+                continue;
+            }
+            self.path.push(turn as u8);
+            let done = self.search(&child, g + 1, Canonical::after(history, turn));
+            self.path.pop();
+            if done || self.stopped() {
+                return done;
+            }
+        }
+        false
+    }
+
+    fn check_deadline(&self) -> bool {
+        if let Some(deadline) = self.shared.deadline {
+            if Instant::now() >= deadline {
+                self.shared.aborted.store(true, Relaxed);
+            }
+        }
+        self.stopped()
+    }
+}
+
+fn gave_up(status: SearchStatus, iterations: Vec<IterationStats>) -> SearchResult {
+    SearchResult {
+        status,
+        solutions: Vec::new(),
+        iterations,
+    }
+}
+
+/// Optimal 3x3 solving with one heuristic.
+pub struct Solver {
+    heuristic: Heuristic,
+    canonical: Canonical,
+}
+
+/// Prefix length at which an iteration is split into parallel subtrees: a few thousand
+/// subtrees balance two to sixteen threads without costing much to enumerate.
+const SPLIT_DEPTH: u8 = 3;
+
+impl Solver {
+    pub fn new(heuristic: Heuristic) -> Solver {
+        let canonical = Canonical::new(heuristic.metric(), heuristic.moves());
+        Solver {
+            heuristic,
+            canonical,
+        }
+    }
+
+    pub fn heuristic(&self) -> &Heuristic {
+        &self.heuristic
+    }
+
+    /// Finds an optimal solution (or all of them) for a valid position, calling `on_iteration`
+    /// after each completed iteration.
+    pub fn solve(
+        &self,
+        cube: &Cube3,
+        limits: SearchLimits,
+        mut on_iteration: impl FnMut(&IterationStats),
+    ) -> Result<SearchResult, SolveError> {
+        let start = Instant::now();
+        let deadline = limits.timeout.map(|t| start + t);
+        let root = self.heuristic.coords(cube);
+        let metric = self.heuristic.metric();
+        // In QTM every quarter turn flips the corner permutation's parity, so solution lengths
+        // have the parity of the position's corner permutation.
+        let parity = u8::from(cube.corners.is_odd());
+        let mut bound = self.heuristic.value(&root);
+        if metric == Metric::Qtm && bound % 2 != parity {
+            bound += 1;
+        }
+        let mut iterations = Vec::new();
+        loop {
+            if limits.max_length.is_some_and(|max| u32::from(bound) > max) {
+                return Ok(gave_up(SearchStatus::MaxLength, iterations));
+            }
+            let began = Instant::now();
+            let (solutions, nodes, aborted) = self.iteration(&root, bound, limits.all, deadline);
+            let stats = IterationStats {
+                bound: u32::from(bound),
+                nodes,
+                seconds: began.elapsed().as_secs_f64(),
+            };
+            iterations.push(stats);
+            on_iteration(&stats);
+            if aborted {
+                return Ok(gave_up(SearchStatus::Timeout, iterations));
+            }
+            if !solutions.is_empty() {
+                let moves = solutions
+                    .iter()
+                    .map(|p| {
+                        p.iter()
+                            .map(|&t| self.heuristic.moves()[t as usize])
+                            .collect()
+                    })
+                    .collect();
+                return self.verified(cube, moves, iterations);
+            }
+            bound += if metric == Metric::Qtm { 2 } else { 1 };
+        }
+    }
+
+    /// Prints turns as face turns (QTM `U U` as `U2`) and proves each solves `cube`.
+    fn verified(
+        &self,
+        cube: &Cube3,
+        found: Vec<Vec<Move>>,
+        iterations: Vec<IterationStats>,
+    ) -> Result<SearchResult, SolveError> {
+        let metric = self.heuristic.metric();
+        let mut solutions = Vec::with_capacity(found.len());
+        for turns in found {
+            let solution = merge_same_face(&turns);
+            if !cube.apply_all(&solution).is_solved()
+                || metric.length(&solution) != turns.len() as u32
+            {
+                return Err(SolveError::Unverified(crate::notation::format_moves(
+                    &solution,
+                )));
+            }
+            solutions.push(solution);
+        }
+        Ok(SearchResult {
+            status: SearchStatus::Optimal,
+            solutions,
+            iterations,
+        })
+    }
+
+    /// One iteration at `bound`: its solutions (as turn numbers), nodes, and whether it ran out
+    /// of time.
+    fn iteration(
+        &self,
+        root: &Coords,
+        bound: u8,
+        all: bool,
+        deadline: Option<Instant>,
+    ) -> (Vec<Vec<u8>>, u64, bool) {
+        let shared = Shared {
+            bound,
+            all,
+            first_found: AtomicUsize::new(usize::MAX),
+            aborted: AtomicBool::new(false),
+            deadline,
+        };
+        let mut prefixes = Vec::new();
+        let mut walk = self.walk(&shared, 0, Vec::new());
+        let split = SPLIT_DEPTH.min(bound);
+        walk.collect_prefixes(root, 0, 0, split, &mut prefixes);
+        let prefix_nodes = walk.nodes;
+        let results: Vec<(Vec<Vec<u8>>, u64)> = prefixes
+            .par_iter()
+            .enumerate()
+            .map(|(index, prefix)| {
+                if !all && shared.first_found.load(Relaxed) < index {
+                    return (Vec::new(), 0);
+                }
+                let mut walk = self.walk(&shared, index, prefix.path.clone());
+                walk.search(&prefix.coords, split, prefix.history);
+                if !walk.solutions.is_empty() {
+                    shared.first_found.fetch_min(index, Relaxed);
+                }
+                (walk.solutions, walk.nodes)
+            })
+            .collect();
+        let nodes = prefix_nodes + results.iter().map(|r| r.1).sum::<u64>();
+        let aborted = shared.aborted.load(Relaxed);
+        let solutions = if all {
+            results.into_iter().flat_map(|r| r.0).collect()
+        } else {
+            results
+                .into_iter()
+                .find(|r| !r.0.is_empty())
+                .map(|r| r.0)
+                .unwrap_or_default()
+        };
+        (solutions, nodes, aborted)
+    }
+
+    fn walk<'a>(&'a self, shared: &'a Shared, index: usize, path: Vec<u8>) -> Walk<'a> {
+        Walk {
+            heuristic: &self.heuristic,
+            canonical: &self.canonical,
+            shared,
+            index,
+            nodes: 0,
+            path,
+            solutions: Vec::new(),
+        }
+    }
+}
+
+impl Walk<'_> {
+    /// Every canonical prefix of `split` turns below `coords` whose heuristic stays within the
+    /// bound, in canonical order.
+    fn collect_prefixes(
+        &mut self,
+        coords: &Coords,
+        g: u8,
+        history: usize,
+        split: u8,
+        out: &mut Vec<Prefix>,
+    ) {
+        if g == split {
+            out.push(Prefix {
+                coords: *coords,
+                history,
+                path: self.path.clone(),
+            });
+            return;
+        }
+        let budget = self.shared.bound - g - 1;
+        let mut mask = self.canonical.allowed[history];
+        while mask != 0 {
+            let turn = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let child = self.heuristic.apply(coords, turn);
+            self.nodes += 1;
+            if self.heuristic.bound(&child, budget) > budget {
+                continue;
+            }
+            self.path.push(turn as u8);
+            self.collect_prefixes(&child, g + 1, Canonical::after(history, turn), split, out);
+            self.path.pop();
+        }
+    }
+}

@@ -1,0 +1,195 @@
+//! Optimal 3x3x3 solving: lengths equal an independent search's distances, every solution
+//! solves its position, and the limits end a search cleanly.
+//!
+//! The tables here are corners and the 6-edge sets (quick to build); the 7-edge default is
+//! exercised by scripts/experiment.sh and the benchmarks.
+
+mod common;
+
+use common::NearSolved;
+use cubelab::cube::{Cube3, Face, Metric, Move};
+use cubelab::notation::parse_moves;
+use cubelab::pdb;
+use cubelab::search::heuristic::{EdgeTables, Heuristic};
+use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
+use cubelab::table::{TableId, TableKind};
+use indicatif::ProgressBar;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// Corners and 6-edge tables in both metrics, built once for this test binary.
+fn data_dir() -> &'static PathBuf {
+    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        for kind in [TableKind::Corners, TableKind::Edges6] {
+            for metric in Metric::BOTH {
+                let id = TableId::new(kind, metric);
+                pdb::build(id, dir.path(), &ProgressBar::hidden()).unwrap();
+            }
+        }
+        let path = dir.path().to_path_buf();
+        (dir, path)
+    })
+    .1
+}
+
+fn solver(metric: Metric) -> Solver {
+    Solver::new(Heuristic::open(data_dir(), metric, EdgeTables::Edges6).unwrap())
+}
+
+fn cube(text: &str) -> Cube3 {
+    Cube3::from_moves(&parse_moves(text).unwrap())
+}
+
+/// Solves optimally and checks the answer against the position and the expected length.
+fn optimal_length(solver: &Solver, cube: &Cube3) -> u32 {
+    let result = solver.solve(cube, SearchLimits::default(), |_| {}).unwrap();
+    assert_eq!(result.status, SearchStatus::Optimal);
+    assert_eq!(result.solutions.len(), 1);
+    let solution = &result.solutions[0];
+    assert!(cube.apply_all(solution).is_solved());
+    solver.heuristic().metric().length(solution)
+}
+
+fn random_scrambles(metric: Metric, count: usize, max_len: usize, seed: u64) -> Vec<Cube3> {
+    let moves = metric.generators(&Face::ALL);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..count)
+        .map(|i| {
+            let len = max_len - i % 3;
+            let seq: Vec<Move> = (0..len)
+                .map(|_| moves[rng.random_range(0..moves.len())])
+                .collect();
+            Cube3::from_moves(&seq)
+        })
+        .collect()
+}
+
+#[test]
+fn htm_lengths_equal_an_independent_search() {
+    let near = NearSolved::new(Metric::Htm, 5);
+    let solver = solver(Metric::Htm);
+    for position in random_scrambles(Metric::Htm, 12, 10, 3) {
+        let truth = near.distance(&position).expect("within 11");
+        assert_eq!(optimal_length(&solver, &position), u32::from(truth));
+    }
+}
+
+#[test]
+fn qtm_lengths_equal_an_independent_search() {
+    let near = NearSolved::new(Metric::Qtm, 5);
+    let solver = solver(Metric::Qtm);
+    for position in random_scrambles(Metric::Qtm, 12, 11, 4) {
+        let truth = near.distance(&position).expect("within 11");
+        assert_eq!(optimal_length(&solver, &position), u32::from(truth));
+    }
+}
+
+#[test]
+fn known_positions() {
+    let htm = solver(Metric::Htm);
+    let qtm = solver(Metric::Qtm);
+    // The T-permutation's usual 14-move algorithm is not optimal: 11 face turns suffice, which
+    // the independent search confirms.
+    let t_perm = cube("R U R' U' R' F R2 U' R' U' R U R' F'");
+    assert_eq!(NearSolved::new(Metric::Htm, 5).distance(&t_perm), Some(11));
+    assert_eq!(optimal_length(&htm, &t_perm), 11);
+    // Pons asinorum (the checkerboard): 6 half turns, 12 quarter turns.
+    let checkerboard = cube("U2 D2 F2 B2 L2 R2");
+    assert_eq!(optimal_length(&htm, &checkerboard), 6);
+    assert_eq!(optimal_length(&qtm, &checkerboard), 12);
+    // Sexy move and Sune.
+    assert_eq!(optimal_length(&htm, &cube("R U R' U'")), 4);
+    assert_eq!(optimal_length(&htm, &cube("R U R' U R U2 R'")), 7);
+    assert_eq!(optimal_length(&htm, &Cube3::SOLVED), 0);
+}
+
+#[test]
+fn every_optimal_solution_once() {
+    let solver = solver(Metric::Htm);
+    let position = cube("R U F D");
+    let all = SearchLimits {
+        all: true,
+        ..SearchLimits::default()
+    };
+    let result = solver.solve(&position, all, |_| {}).unwrap();
+    assert!(!result.solutions.is_empty());
+    for s in &result.solutions {
+        assert!(position.apply_all(s).is_solved());
+        assert_eq!(s.len(), 4);
+    }
+    let mut unique = result.solutions.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), result.solutions.len());
+    // R and L commute: R L has exactly one canonical optimal solution.
+    let result = solver.solve(&cube("R L"), all, |_| {}).unwrap();
+    assert_eq!(result.solutions, vec![parse_moves("R' L'").unwrap()]);
+}
+
+#[test]
+fn the_answer_does_not_depend_on_thread_timing() {
+    let solver = solver(Metric::Htm);
+    let position = cube("F2 L' U2 B R' D2 F U'");
+    let first = solver
+        .solve(&position, SearchLimits::default(), |_| {})
+        .unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    let single = pool.install(|| {
+        solver
+            .solve(&position, SearchLimits::default(), |_| {})
+            .unwrap()
+    });
+    assert_eq!(first.solutions, single.solutions);
+    assert_eq!(first.iterations.len(), single.iterations.len());
+}
+
+#[test]
+fn limits_end_a_search_with_a_status() {
+    let solver = solver(Metric::Htm);
+    let position = cube("R U F D L B");
+    let short = SearchLimits {
+        max_length: Some(3),
+        ..SearchLimits::default()
+    };
+    let result = solver.solve(&position, short, |_| {}).unwrap();
+    assert_eq!(result.status, SearchStatus::MaxLength);
+    assert!(result.solutions.is_empty());
+    let hard = cube("F U' F2 D' B U R' F' L D' R' U' L U B' D2 R' F U2 D2");
+    let quick = SearchLimits {
+        timeout: Some(Duration::from_millis(50)),
+        ..SearchLimits::default()
+    };
+    let result = solver.solve(&hard, quick, |_| {}).unwrap();
+    assert_eq!(result.status, SearchStatus::Timeout);
+    assert!(result.solutions.is_empty());
+}
+
+#[test]
+fn iterations_are_reported_in_order() {
+    let solver = solver(Metric::Htm);
+    let mut seen = Vec::new();
+    let result = solver
+        .solve(&cube("R2 U F' L D2"), SearchLimits::default(), |it| {
+            seen.push(it.bound)
+        })
+        .unwrap();
+    assert_eq!(
+        seen,
+        result
+            .iterations
+            .iter()
+            .map(|i| i.bound)
+            .collect::<Vec<_>>()
+    );
+    assert!(seen.windows(2).all(|w| w[1] == w[0] + 1));
+    assert_eq!(*seen.last().unwrap(), 5);
+    assert!(result.nodes() > 0);
+}
