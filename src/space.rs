@@ -16,3 +16,21 @@ pub trait StateSpace: MoveSpace + Sync {
     /// The states at distance 0.
     fn goals(&self) -> Vec<u64>;
 }
+
+/// Hints that `items[index]` will be read soon, so a search can overlap memory latencies. A hint
+/// only: it never changes a result, and an index out of range is ignored.
+#[inline]
+pub fn prefetch<T>(items: &[T], index: usize) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(item) = items.get(index) {
+        // SAFETY: a prefetch never faults and reads nothing; the address is inside the slice.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                std::ptr::from_ref(item).cast::<i8>(),
+                std::arch::x86_64::_MM_HINT_T0,
+            );
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, index);
+}

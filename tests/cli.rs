@@ -126,7 +126,7 @@ fn solve_prints_a_verified_optimal_2x2_solution() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let printed = text(&out.stdout);
-    assert!(printed.contains("(4 htm)"), "{printed}");
+    assert!(printed.contains("(4 htm; "), "{printed}");
     let solution = printed
         .split(": ")
         .nth(1)
@@ -292,4 +292,104 @@ fn bad_arguments_get_usage_errors() {
     let stats = run(env!("CARGO_BIN_EXE_stats"), &[], None);
     assert_eq!(stats.status.code(), Some(2));
     assert!(text(&stats.stderr).contains("not built yet"));
+}
+
+/// Corners and 6-edge tables (HTM), which `solve --edges edges6` reads.
+fn built_3x3_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let out = gen_tables(&["--data-dir", data(dir.path()), "corners", "edges6"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    dir
+}
+
+#[test]
+fn solve_3x3_json_and_csv_with_invalid_positions_in_the_batch() {
+    let dir = built_3x3_dir();
+    let csv_path = dir.path().join("experiment.csv");
+    let mut flipped: Vec<char> = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
+        .chars()
+        .collect();
+    flipped.swap(7, 19);
+    let flipped: String = flipped.into_iter().collect();
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--edges",
+            "edges6",
+            "--json",
+            "--csv",
+            csv_path.to_str().unwrap(),
+            "R U R' U' F2",
+            "R U X",
+            &flipped,
+            "D2 B' L",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 4);
+    assert_eq!(lines[0]["status"], "optimal");
+    assert_eq!(lines[0]["puzzle"], "3x3");
+    assert_eq!(lines[0]["length"], 5);
+    assert!(lines[0]["nodes"].as_u64().unwrap() > 0);
+    assert!(lines[0]["iterations"].as_array().unwrap().last().unwrap()["bound"] == 5);
+    let position =
+        cubelab::cube::Cube3::from_moves(&cubelab::notation::parse_moves("R U R' U' F2").unwrap());
+    let moves = cubelab::notation::parse_moves(lines[0]["solution"].as_str().unwrap()).unwrap();
+    assert!(position.apply_all(&moves).is_solved());
+    assert_eq!(lines[1]["status"], "invalid");
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("'X' at column 5")
+    );
+    assert_eq!(lines[2]["status"], "invalid");
+    assert!(lines[2]["error"].as_str().unwrap().contains("flipped"));
+    assert_eq!(lines[3]["solution"], "L' B D2");
+    // The CSV has a header and one row per position, quoted where needed.
+    let mut reader = csv::Reader::from_path(&csv_path).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(reader.headers().unwrap().get(0), Some("input"));
+    assert_eq!(rows.len(), 4);
+    assert_eq!(&rows[0][0], "R U R' U' F2");
+    assert_eq!(&rows[0][3], "optimal");
+    assert_eq!(&rows[0][4], "5");
+    assert_eq!(&rows[1][3], "invalid");
+    assert!(rows[0][8].starts_with("5:") || rows[0][8].contains(" 5:"));
+}
+
+#[test]
+fn solve_3x3_limits_and_missing_tables() {
+    let dir = built_3x3_dir();
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--edges",
+            "edges6",
+            "--json",
+            "--max-length",
+            "3",
+            "R U F D",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let line: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(line["status"], "max-length");
+    assert!(line.get("solution").is_none());
+    let empty = tempfile::tempdir().unwrap();
+    let out = solve(&["--data-dir", data(empty.path()), "R U"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let message = text(&out.stderr);
+    assert!(
+        message.contains("gen-tables") && message.contains("corners"),
+        "{message}"
+    );
 }

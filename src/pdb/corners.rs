@@ -56,6 +56,14 @@ impl CornerSpace {
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }
+
+    /// Prefetches the permutation move-table row that moves from `state` read (the twist table
+    /// is small enough to stay in cache).
+    #[inline]
+    pub fn prefetch_row(&self, state: u64) {
+        let row = (state / TWISTS) as usize * self.moves.len();
+        crate::space::prefetch(&self.perm_moves, row);
+    }
 }
 
 impl MoveSpace for CornerSpace {

@@ -35,7 +35,7 @@ impl EdgeTables {
 
 /// A search node's coordinates: the corners, the tracked edge set, and the tracked set of the
 /// position mirrored by x2 (which is the rest of the edges).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Coords {
     pub corners: u64,
     pub edges: u64,
@@ -75,7 +75,7 @@ impl Heuristic {
         Ok(Heuristic {
             metric,
             corner_space: CornerSpace::new(metric),
-            edge_space: EdgeSpace::new(set, metric),
+            edge_space: EdgeSpace::with_every_move(set, metric),
             mirrored_turn,
             corner_table,
             edge_table,
@@ -119,6 +119,23 @@ impl Heuristic {
         }
     }
 
+    /// Asks the memory system for the table entries of `c`, so that a later [`Heuristic::bound`]
+    /// finds them in cache: the search prefetches all children of a node before reading any.
+    #[inline]
+    pub fn prefetch(&self, c: &Coords) {
+        prefetch(self.corner_table.payload(), c.corners / 2);
+        prefetch(self.edge_table.payload(), c.edges / 2);
+        prefetch(self.edge_table.payload(), c.mirrored / 2);
+    }
+
+    /// Asks for the move-table rows that applying any move to `c` reads.
+    #[inline]
+    pub fn prefetch_moves(&self, c: &Coords) {
+        self.corner_space.prefetch_row(c.corners);
+        self.edge_space.prefetch_row(c.edges);
+        self.edge_space.prefetch_row(c.mirrored);
+    }
+
     /// A lower bound on the distance of `c`, evaluated lazily: as soon as one table shows more
     /// than `budget`, that value is returned without reading the others.
     #[inline]
@@ -138,4 +155,8 @@ impl Heuristic {
     pub fn value(&self, c: &Coords) -> u8 {
         self.bound(c, u8::MAX)
     }
+}
+
+fn prefetch(bytes: &[u8], index: u64) {
+    crate::space::prefetch(bytes, index as usize);
 }

@@ -147,15 +147,32 @@ impl Walk<'_> {
             return false;
         }
         let budget = bound - g - 1;
+        // Generate every child and prefetch its table entries before reading any, so the
+        // memory latencies of the siblings overlap instead of adding up.
+        let mut children = [(0usize, Coords::default()); 18];
+        let mut count = 0;
         let mut mask = self.canonical.allowed[history];
         while mask != 0 {
             let turn = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let child = self.heuristic.apply(coords, turn);
-            self.nodes += 1;
-            if self.heuristic.bound(&child, budget) > budget {
-                continue;
+            self.heuristic.prefetch(&child);
+            children[count] = (turn, child);
+            count += 1;
+        }
+        self.nodes += count as u64;
+        // Keep the children within the bound, and prefetch the move-table rows the search
+        // will read when it enters each of them.
+        let mut survivors = 0;
+        for i in 0..count {
+            let (_, child) = children[i];
+            if self.heuristic.bound(&child, budget) <= budget {
+                self.heuristic.prefetch_moves(&child);
+                children[survivors] = children[i];
+                survivors += 1;
             }
+        }
+        for &(turn, child) in &children[..survivors] {
             self.path.push(turn as u8);
             let done = self.search(&child, g + 1, Canonical::after(history, turn));
             self.path.pop();
