@@ -67,6 +67,10 @@ struct Args {
     /// 3x3: which edge tables the heuristic reads.
     #[arg(long, value_enum, default_value_t = EdgeTables::Edges7)]
     edges: EdgeTables,
+    /// 3x3: do not also bound nodes by their inverse position's heuristic (the dual lookup,
+    /// on by default: it saves more search than it costs, see reports/performance.md).
+    #[arg(long)]
+    no_dual: bool,
     /// 3x3: also print every IDA* iteration (bound, nodes, time).
     #[arg(long, short)]
     verbose: bool,
@@ -278,6 +282,7 @@ fn solve_cube(args: &Args, solver: &Solver, input: &str, cube: &Cube3) -> Result
         max_length: args.max_length,
         timeout: args.timeout.map(Duration::from_secs_f64),
         all: args.all,
+        dual: !args.no_dual,
     };
     let start = Instant::now();
     let verbose = args.verbose && !args.json;

@@ -65,14 +65,17 @@ impl EdgeSet {
 
     /// The index of the tracked edges of `edges`.
     pub fn rank(&self, edges: &Edges) -> u64 {
+        let mut where_is = [0u8; 12];
+        for (slot, &piece) in edges.perm.iter().enumerate() {
+            where_is[piece as usize] = slot as u8;
+        }
         let k = self.len();
         let mut slots = [0u8; 12];
         let mut flips = [0u8; 12];
-        for (slot, &piece) in edges.perm.iter().enumerate() {
-            if let Some(i) = self.pieces.iter().position(|&p| p == piece) {
-                slots[i] = slot as u8;
-                flips[i] = edges.ori[slot];
-            }
+        for (i, &piece) in self.pieces.iter().enumerate() {
+            let slot = where_is[piece as usize];
+            slots[i] = slot;
+            flips[i] = edges.ori[slot as usize];
         }
         rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
     }
@@ -104,6 +107,65 @@ impl EdgeSet {
             edges.perm[slot as usize] = piece;
         }
         edges
+    }
+}
+
+/// [`EdgeSet::rank_mirrored`] with the conjugation worked out once: for `c = g·s·g⁻¹`, the piece
+/// `p` sits in slot `g(j)` of `c` where `j` is the slot of piece `g⁻¹(p)` in `s`, with flip
+/// `g.flip[g⁻¹(p)] + s.flip[j] + g⁻¹.flip[g(j)]`. So only the tracked pieces are gathered, never
+/// a whole cube conjugated: the search ranks inverse positions with it at every kept node.
+pub struct MirroredRanker {
+    set: EdgeSet,
+    /// For each tracked piece `p`: `g⁻¹(p)`, the piece of `s` that plays it.
+    source: [u8; 12],
+    /// `g.flip[g⁻¹(p)]` for each tracked piece.
+    piece_flip: [u8; 12],
+    /// Slot `j` of `s` becomes slot `g(j)`...
+    slot: [u8; 12],
+    /// ... and adds `g⁻¹.flip[g(j)]`.
+    slot_flip: [u8; 12],
+}
+
+impl MirroredRanker {
+    pub fn new(set: EdgeSet) -> MirroredRanker {
+        let g = EdgeSet::mirror().cubies().edges;
+        let inv = g.inverse();
+        let mut ranker = MirroredRanker {
+            set,
+            source: [0; 12],
+            piece_flip: [0; 12],
+            slot: [0; 12],
+            slot_flip: [0; 12],
+        };
+        for (i, &p) in set.pieces.iter().enumerate() {
+            // g.perm maps slots to pieces as a permutation; its inverse function is inv.perm.
+            let source = inv.perm[p as usize];
+            ranker.source[i] = source;
+            ranker.piece_flip[i] = g.ori[source as usize];
+        }
+        for j in 0..12 {
+            let image = g.perm[j];
+            ranker.slot[j] = image;
+            ranker.slot_flip[j] = inv.ori[image as usize];
+        }
+        ranker
+    }
+
+    /// Equals `self.set.rank_mirrored(cube)`.
+    pub fn rank(&self, edges: &Edges) -> u64 {
+        let mut where_is = [0u8; 12];
+        for (slot, &piece) in edges.perm.iter().enumerate() {
+            where_is[piece as usize] = slot as u8;
+        }
+        let k = self.set.len();
+        let mut slots = [0u8; 12];
+        let mut flips = [0u8; 12];
+        for i in 0..k {
+            let j = where_is[self.source[i] as usize] as usize;
+            slots[i] = self.slot[j];
+            flips[i] = (self.piece_flip[i] + edges.ori[j] + self.slot_flip[j]) & 1;
+        }
+        rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
     }
 }
 
@@ -224,6 +286,18 @@ mod tests {
     use crate::notation::parse_moves;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
+
+    #[test]
+    fn the_mirrored_ranker_equals_conjugating() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        for set in [EDGES6, EDGES7] {
+            let ranker = MirroredRanker::new(set);
+            for _ in 0..2000 {
+                let cube = Cube3::random(&mut rng);
+                assert_eq!(ranker.rank(&cube.edges), set.rank_mirrored(&cube));
+            }
+        }
+    }
 
     #[test]
     fn sizes() {

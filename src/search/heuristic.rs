@@ -3,7 +3,7 @@
 
 use crate::cube::{Cube3, Face, Metric, Move};
 use crate::pdb::corners::{self, CornerSpace};
-use crate::pdb::edges::{EDGES6, EDGES7, EdgeSet, EdgeSpace};
+use crate::pdb::edges::{EDGES6, EDGES7, EdgeSet, EdgeSpace, MirroredRanker};
 use crate::space::MoveSpace;
 use crate::table::{Table, TableError, TableId, TableKind, Verify};
 use std::path::Path;
@@ -48,6 +48,7 @@ pub struct Heuristic {
     moves: Vec<Move>,
     corner_space: CornerSpace,
     edge_space: EdgeSpace,
+    mirrored_ranker: MirroredRanker,
     /// For each move number, the number of its x2 mirror image.
     mirrored_turn: Vec<usize>,
     corner_table: Table,
@@ -76,6 +77,7 @@ impl Heuristic {
             metric,
             corner_space: CornerSpace::new(metric),
             edge_space: EdgeSpace::with_every_move(set, metric),
+            mirrored_ranker: MirroredRanker::new(set),
             mirrored_turn,
             corner_table,
             edge_table,
@@ -102,7 +104,7 @@ impl Heuristic {
         Coords {
             corners: corners::rank(&cube.corners),
             edges: set.rank(&cube.edges),
-            mirrored: set.rank_mirrored(cube),
+            mirrored: self.mirrored_ranker.rank(&cube.edges),
         }
     }
 

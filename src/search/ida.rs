@@ -24,6 +24,9 @@ pub struct SearchLimits {
     pub timeout: Option<Duration>,
     /// Find every optimal solution, not just the first.
     pub all: bool,
+    /// Also bound each node by the heuristic of its inverse position (same distance), for the
+    /// nodes that the direct lookup keeps.
+    pub dual: bool,
 }
 
 /// How a search ended.
@@ -101,6 +104,7 @@ impl Canonical {
 #[derive(Clone)]
 struct Prefix {
     coords: Coords,
+    cube: Cube3,
     history: usize,
     path: Vec<u8>,
 }
@@ -109,6 +113,7 @@ struct Prefix {
 struct Shared {
     bound: u8,
     all: bool,
+    dual: bool,
     /// Lowest subtree number that found a solution; higher ones stop.
     first_found: AtomicUsize,
     aborted: AtomicBool,
@@ -132,9 +137,20 @@ impl Walk<'_> {
             || (!self.shared.all && self.shared.first_found.load(Relaxed) < self.index)
     }
 
-    /// Searches below `coords` (cost `g`, heuristic already within the bound); true once a
-    /// solution is found and only one is wanted.
-    fn search(&mut self, coords: &Coords, g: u8, history: usize) -> bool {
+    /// Whether `cube`, a child that the direct lookup keeps within `budget`, is pruned by the
+    /// heuristic of its inverse. The inverse's coordinates cannot follow moves through the
+    /// tables (a move on the position renames pieces of the inverse), so they are ranked from
+    /// cubies: that is why only the children that survive the direct lookup are asked.
+    fn dual_prunes(&self, cube: &Cube3, budget: u8) -> bool {
+        self.shared.dual && {
+            let inverse = self.heuristic.coords(&cube.inverse());
+            self.heuristic.bound(&inverse, budget) > budget
+        }
+    }
+
+    /// Searches below the node `coords` / `cube` (cost `g`, heuristic already within the
+    /// bound); true once a solution is found and only one is wanted.
+    fn search(&mut self, coords: &Coords, cube: &Cube3, g: u8, history: usize) -> bool {
         let bound = self.shared.bound;
         if g == bound {
             if self.heuristic.is_goal(coords) {
@@ -161,20 +177,39 @@ impl Walk<'_> {
             count += 1;
         }
         self.nodes += count as u64;
-        // Keep the children within the bound, and prefetch the move-table rows the search
-        // will read when it enters each of them.
+        // Keep the children within the bound; with the dual lookup, rank their inverses and
+        // prefetch those entries too before reading any of them.
+        let mut kept = [(0usize, Coords::default(), Cube3::SOLVED, Coords::default()); 18];
         let mut survivors = 0;
-        for i in 0..count {
-            let (_, child) = children[i];
-            if self.heuristic.bound(&child, budget) <= budget {
-                self.heuristic.prefetch_moves(&child);
-                children[survivors] = children[i];
-                survivors += 1;
+        for &(turn, child) in &children[..count] {
+            if self.heuristic.bound(&child, budget) > budget {
+                continue;
             }
+            let child_cube = cube.apply(self.heuristic.moves()[turn]);
+            let inverse = if self.shared.dual {
+                let inverse = self.heuristic.coords(&child_cube.inverse());
+                self.heuristic.prefetch(&inverse);
+                inverse
+            } else {
+                Coords::default()
+            };
+            kept[survivors] = (turn, child, child_cube, inverse);
+            survivors += 1;
         }
-        for &(turn, child) in &children[..survivors] {
+        // Drop those the inverse prunes, and prefetch the move-table rows of the rest.
+        let mut entered = 0;
+        for i in 0..survivors {
+            let (_, child, _, inverse) = kept[i];
+            if self.shared.dual && self.heuristic.bound(&inverse, budget) > budget {
+                continue;
+            }
+            self.heuristic.prefetch_moves(&child);
+            kept[entered] = kept[i];
+            entered += 1;
+        }
+        for &(turn, child, child_cube, _) in &kept[..entered] {
             self.path.push(turn as u8);
-            let done = self.search(&child, g + 1, Canonical::after(history, turn));
+            let done = self.search(&child, &child_cube, g + 1, Canonical::after(history, turn));
             self.path.pop();
             if done || self.stopped() {
                 return done;
@@ -249,7 +284,8 @@ impl Solver {
                 return Ok(gave_up(SearchStatus::MaxLength, iterations));
             }
             let began = Instant::now();
-            let (solutions, nodes, aborted) = self.iteration(&root, bound, limits.all, deadline);
+            let (solutions, nodes, aborted) =
+                self.iteration((&root, cube), bound, &limits, deadline);
             let stats = IterationStats {
                 bound: u32::from(bound),
                 nodes,
@@ -306,14 +342,16 @@ impl Solver {
     /// of time.
     fn iteration(
         &self,
-        root: &Coords,
+        root: (&Coords, &Cube3),
         bound: u8,
-        all: bool,
+        limits: &SearchLimits,
         deadline: Option<Instant>,
     ) -> (Vec<Vec<u8>>, u64, bool) {
+        let all = limits.all;
         let shared = Shared {
             bound,
             all,
+            dual: limits.dual,
             first_found: AtomicUsize::new(usize::MAX),
             aborted: AtomicBool::new(false),
             deadline,
@@ -331,7 +369,7 @@ impl Solver {
                     return (Vec::new(), 0);
                 }
                 let mut walk = self.walk(&shared, index, prefix.path.clone());
-                walk.search(&prefix.coords, split, prefix.history);
+                walk.search(&prefix.coords, &prefix.cube, split, prefix.history);
                 if !walk.solutions.is_empty() {
                     shared.first_found.fetch_min(index, Relaxed);
                 }
@@ -366,19 +404,21 @@ impl Solver {
 }
 
 impl Walk<'_> {
-    /// Every canonical prefix of `split` turns below `coords` whose heuristic stays within the
+    /// Every canonical prefix of `split` turns below the root whose heuristic stays within the
     /// bound, in canonical order.
     fn collect_prefixes(
         &mut self,
-        coords: &Coords,
+        node: (&Coords, &Cube3),
         g: u8,
         history: usize,
         split: u8,
         out: &mut Vec<Prefix>,
     ) {
+        let (coords, cube) = node;
         if g == split {
             out.push(Prefix {
                 coords: *coords,
+                cube: *cube,
                 history,
                 path: self.path.clone(),
             });
@@ -394,8 +434,13 @@ impl Walk<'_> {
             if self.heuristic.bound(&child, budget) > budget {
                 continue;
             }
+            let child_cube = cube.apply(self.heuristic.moves()[turn]);
+            if self.dual_prunes(&child_cube, budget) {
+                continue;
+            }
             self.path.push(turn as u8);
-            self.collect_prefixes(&child, g + 1, Canonical::after(history, turn), split, out);
+            let next = Canonical::after(history, turn);
+            self.collect_prefixes((&child, &child_cube), g + 1, next, split, out);
             self.path.pop();
         }
     }
