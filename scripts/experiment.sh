@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Optimal solutions of N uniformly random 3x3 positions (seeded), with the default tables.
+# Writes reports/experiments/random-<metric>-<N>-seed<S>.csv (one row per position, from
+# `solve --csv`) and a summary beside it (.md): the distribution of optimal lengths, and nodes and
+# time per length. Positions that hit --timeout are counted as such.
+# Usage: scripts/experiment.sh N [SEED] [extra solve options, e.g. --metric qtm --timeout 3600]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+count=${1:?usage: scripts/experiment.sh N [SEED] [solve options]}
+seed=${2:-1}
+shift $(( $# < 2 ? $# : 2 ))
+metric=htm
+for ((i = 1; i <= $#; i++)); do
+  [ "${!i}" = "--metric" ] && { j=$((i + 1)); metric=${!j}; }
+done
+data=${CUBELAB_DATA:-data}
+out=reports/experiments/random-$metric-$count-seed$seed
+mkdir -p reports/experiments
+rm -f "$out.csv"
+cargo build --release --quiet --bin solve
+start=$(date +%s)
+target/release/solve --data-dir "$data" --random "$count" --seed "$seed" --csv "$out.csv" "$@" || true
+elapsed=$(( $(date +%s) - start ))
+python3 - "$out.csv" "$count" "$seed" "$elapsed" "$*" >"$out.md" <<'PY'
+import csv, statistics, sys, platform, os
+path, count, seed, elapsed, options = sys.argv[1:]
+rows = list(csv.DictReader(open(path)))
+solved = [r for r in rows if r["status"] == "optimal"]
+print(f"# Optimal solutions of {count} random positions (seed {seed})")
+print()
+print(f"`scripts/experiment.sh {count} {seed} {options}`: {os.cpu_count()} cores, {elapsed} s in all.")
+print(f"CSV: `{os.path.basename(path)}` (one row per position).")
+print()
+print("| optimal length | positions | mean nodes | median nodes | mean seconds | median seconds |")
+print("|---|---|---|---|---|---|")
+for length in sorted({int(r["length"]) for r in solved}):
+    group = [r for r in solved if int(r["length"]) == length]
+    nodes = [int(r["nodes"]) for r in group]
+    secs = [float(r["seconds"]) for r in group]
+    print(f"| {length} | {len(group)} | {statistics.mean(nodes):,.0f} | {statistics.median(nodes):,.0f} "
+          f"| {statistics.mean(secs):.2f} | {statistics.median(secs):.2f} |")
+others = [r for r in rows if r["status"] != "optimal"]
+if others:
+    print()
+    for status in sorted({r["status"] for r in others}):
+        n = sum(1 for r in others if r["status"] == status)
+        print(f"- {n} position(s) ended with status `{status}`.")
+PY
+cat "$out.md"
