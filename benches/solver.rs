@@ -38,20 +38,21 @@ fn solver_benches(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    for (text, _) in POSITIONS {
+    for text in POSITIONS {
         let cube = Cube3::from_moves(&parse_moves(text).expect("valid"));
-        let result = solver
-            .solve(&cube, SearchLimits::default(), |_| {})
-            .expect("solves");
-        let length = result.solutions[0].len();
-        group.throughput(Throughput::Elements(result.nodes()));
-        group.bench_function(format!("optimal length {length}: {text}"), |b| {
-            b.iter(|| {
-                solver
-                    .solve(&cube, SearchLimits::default(), |_| {})
-                    .expect("solves")
-            })
-        });
+        for dual in [true, false] {
+            let limits = SearchLimits {
+                dual,
+                ..SearchLimits::default()
+            };
+            let result = solver.solve(&cube, limits, |_| {}).expect("solves");
+            let length = result.solutions[0].len();
+            let lookup = if dual { "dual" } else { "direct only" };
+            group.throughput(Throughput::Elements(result.nodes()));
+            group.bench_function(format!("length {length}, {lookup}: {text}"), |b| {
+                b.iter(|| solver.solve(&cube, limits, |_| {}).expect("solves"))
+            });
+        }
     }
     group.finish();
 }
