@@ -80,6 +80,19 @@ impl EdgeSet {
         rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
     }
 
+    /// `self.rank(&inverse.edges)` for the inverse of the position `edges` belongs to, read
+    /// straight from `edges`: in `s⁻¹`, piece `p` sits in slot `s.perm[p]` with flip `s.ori[p]`.
+    pub fn rank_of_inverse(&self, edges: &Edges) -> u64 {
+        let k = self.len();
+        let mut slots = [0u8; 12];
+        let mut flips = [0u8; 12];
+        for (i, &piece) in self.pieces.iter().enumerate() {
+            slots[i] = edges.perm[piece as usize];
+            flips[i] = edges.ori[piece as usize];
+        }
+        rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
+    }
+
     /// The index of the edges *outside* a symmetric copy of this set: the tracked set of `cube`
     /// seen through [`EdgeSet::mirror`]. Distances in the table apply unchanged, and a turn `X` of
     /// `cube` is turn `EdgeSet::mirror().map_move(X)` of the mirrored position.
@@ -157,13 +170,28 @@ impl MirroredRanker {
         for (slot, &piece) in edges.perm.iter().enumerate() {
             where_is[piece as usize] = slot as u8;
         }
+        self.rank_from(|piece| {
+            let slot = where_is[piece as usize];
+            (slot, edges.ori[slot as usize])
+        })
+    }
+
+    /// `self.rank` of the inverse of the position `edges` belongs to, read from `edges` (see
+    /// [`EdgeSet::rank_of_inverse`]).
+    pub fn rank_of_inverse(&self, edges: &Edges) -> u64 {
+        self.rank_from(|piece| (edges.perm[piece as usize], edges.ori[piece as usize]))
+    }
+
+    /// Ranks given, for each piece, the slot it occupies and its flip there.
+    #[inline]
+    fn rank_from(&self, locate: impl Fn(u8) -> (u8, u8)) -> u64 {
         let k = self.set.len();
         let mut slots = [0u8; 12];
         let mut flips = [0u8; 12];
         for i in 0..k {
-            let j = where_is[self.source[i] as usize] as usize;
-            slots[i] = self.slot[j];
-            flips[i] = (self.piece_flip[i] + edges.ori[j] + self.slot_flip[j]) & 1;
+            let (j, flip) = locate(self.source[i]);
+            slots[i] = self.slot[j as usize];
+            flips[i] = (self.piece_flip[i] + flip + self.slot_flip[j as usize]) & 1;
         }
         rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
     }
@@ -295,6 +323,9 @@ mod tests {
             for _ in 0..2000 {
                 let cube = Cube3::random(&mut rng);
                 assert_eq!(ranker.rank(&cube.edges), set.rank_mirrored(&cube));
+                let inverse = cube.inverse();
+                assert_eq!(ranker.rank_of_inverse(&cube.edges), set.rank_mirrored(&inverse));
+                assert_eq!(set.rank_of_inverse(&cube.edges), set.rank(&inverse.edges));
             }
         }
     }

@@ -108,6 +108,15 @@ impl Heuristic {
         }
     }
 
+    /// The coordinates of `cube`'s inverse position, ranked from `cube` itself.
+    pub fn inverse_coords(&self, cube: &Cube3) -> Coords {
+        Coords {
+            corners: corners::rank_of_inverse(&cube.corners),
+            edges: self.edge_space.set().rank_of_inverse(&cube.edges),
+            mirrored: self.mirrored_ranker.rank_of_inverse(&cube.edges),
+        }
+    }
+
     pub fn is_goal(&self, c: &Coords) -> bool {
         *c == self.goal
     }

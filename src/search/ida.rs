@@ -143,7 +143,7 @@ impl Walk<'_> {
     /// cubies: that is why only the children that survive the direct lookup are asked.
     fn dual_prunes(&self, cube: &Cube3, budget: u8) -> bool {
         self.shared.dual && {
-            let inverse = self.heuristic.coords(&cube.inverse());
+            let inverse = self.heuristic.inverse_coords(cube);
             self.heuristic.bound(&inverse, budget) > budget
         }
     }
@@ -187,7 +187,7 @@ impl Walk<'_> {
             }
             let child_cube = cube.apply(self.heuristic.moves()[turn]);
             let inverse = if self.shared.dual {
-                let inverse = self.heuristic.coords(&child_cube.inverse());
+                let inverse = self.heuristic.inverse_coords(&child_cube);
                 self.heuristic.prefetch(&inverse);
                 inverse
             } else {
