@@ -193,3 +193,39 @@ fn iterations_are_reported_in_order() {
     assert_eq!(*seen.last().unwrap(), 5);
     assert!(result.nodes() > 0);
 }
+
+#[test]
+fn extra_symmetric_lookups_keep_solutions_optimal_and_prune_more() {
+    let plain = solver(Metric::Htm);
+    let extra = [
+        cubelab::cube::Rotation::all()[7],
+        cubelab::cube::Rotation::all()[10],
+    ];
+    let stronger = Solver::new(
+        Heuristic::with_rotations(data_dir(), Metric::Htm, EdgeTables::Edges6, &extra).unwrap(),
+    );
+    for position in random_scrambles(Metric::Htm, 6, 9, 8) {
+        let a = plain
+            .solve(&position, SearchLimits::default(), |_| {})
+            .unwrap();
+        let b = stronger
+            .solve(&position, SearchLimits::default(), |_| {})
+            .unwrap();
+        assert_eq!(a.solutions[0].len(), b.solutions[0].len());
+        assert!(position.apply_all(&b.solutions[0]).is_solved());
+        // A pointwise larger heuristic expands a subset of the nodes in every complete
+        // iteration (all but the last, which stops at the first solution).
+        let (last_a, last_b) = (a.iterations.last().unwrap(), b.iterations.last().unwrap());
+        assert_eq!(last_a.bound, last_b.bound);
+        for it_b in &b.iterations[..b.iterations.len() - 1] {
+            let it_a = a.iterations.iter().find(|i| i.bound == it_b.bound).unwrap();
+            assert!(
+                it_b.nodes <= it_a.nodes,
+                "bound {}: {} > {}",
+                it_b.bound,
+                it_b.nodes,
+                it_a.nodes
+            );
+        }
+    }
+}

@@ -123,11 +123,12 @@ impl EdgeSet {
     }
 }
 
-/// [`EdgeSet::rank_mirrored`] with the conjugation worked out once: for `c = g·s·g⁻¹`, the piece
-/// `p` sits in slot `g(j)` of `c` where `j` is the slot of piece `g⁻¹(p)` in `s`, with flip
+/// The set's index in a position conjugated by a rotation `g` (for `g` = x2,
+/// [`EdgeSet::rank_mirrored`]), with the conjugation worked out once: in `c = g·s·g⁻¹` the piece
+/// `p` sits in slot `g(j)`, where `j` is the slot of piece `g⁻¹(p)` in `s`, with flip
 /// `g.flip[g⁻¹(p)] + s.flip[j] + g⁻¹.flip[g(j)]`. So only the tracked pieces are gathered, never
 /// a whole cube conjugated: the search ranks inverse positions with it at every kept node.
-pub struct MirroredRanker {
+pub struct ConjugateRanker {
     set: EdgeSet,
     /// For each tracked piece `p`: `g⁻¹(p)`, the piece of `s` that plays it.
     source: [u8; 12],
@@ -139,11 +140,11 @@ pub struct MirroredRanker {
     slot_flip: [u8; 12],
 }
 
-impl MirroredRanker {
-    pub fn new(set: EdgeSet) -> MirroredRanker {
-        let g = EdgeSet::mirror().cubies().edges;
+impl ConjugateRanker {
+    pub fn new(set: EdgeSet, rotation: &Rotation) -> ConjugateRanker {
+        let g = rotation.cubies().edges;
         let inv = g.inverse();
-        let mut ranker = MirroredRanker {
+        let mut ranker = ConjugateRanker {
             set,
             source: [0; 12],
             piece_flip: [0; 12],
@@ -164,7 +165,7 @@ impl MirroredRanker {
         ranker
     }
 
-    /// Equals `self.set.rank_mirrored(cube)`.
+    /// Equals `self.set.rank(&rotation.conjugate(cube).edges)`.
     pub fn rank(&self, edges: &Edges) -> u64 {
         let mut where_is = [0u8; 12];
         for (slot, &piece) in edges.perm.iter().enumerate() {
@@ -316,15 +317,31 @@ mod tests {
     use rand::rngs::Xoshiro256PlusPlus;
 
     #[test]
-    fn the_mirrored_ranker_equals_conjugating() {
+    fn the_conjugate_ranker_equals_conjugating() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+        for r in Rotation::all() {
+            let ranker = ConjugateRanker::new(EDGES7, r);
+            for _ in 0..100 {
+                let cube = Cube3::random(&mut rng);
+                let conjugated = r.conjugate(&cube);
+                assert_eq!(ranker.rank(&cube.edges), EDGES7.rank(&conjugated.edges));
+                let inverse = r.conjugate(&cube.inverse());
+                assert_eq!(
+                    ranker.rank_of_inverse(&cube.edges),
+                    EDGES7.rank(&inverse.edges)
+                );
+            }
+        }
         for set in [EDGES6, EDGES7] {
-            let ranker = MirroredRanker::new(set);
+            let ranker = ConjugateRanker::new(set, &EdgeSet::mirror());
             for _ in 0..2000 {
                 let cube = Cube3::random(&mut rng);
                 assert_eq!(ranker.rank(&cube.edges), set.rank_mirrored(&cube));
                 let inverse = cube.inverse();
-                assert_eq!(ranker.rank_of_inverse(&cube.edges), set.rank_mirrored(&inverse));
+                assert_eq!(
+                    ranker.rank_of_inverse(&cube.edges),
+                    set.rank_mirrored(&inverse)
+                );
                 assert_eq!(set.rank_of_inverse(&cube.edges), set.rank(&inverse.edges));
             }
         }
