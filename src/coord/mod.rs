@@ -18,15 +18,16 @@ pub const fn arrangements(n: u32, k: u32) -> u64 {
 
 /// Rank of `items` (distinct values below `n`, `n <= 32`) among all arrangements of
 /// `items.len()` values out of `n`, in lexicographic order.
+///
+/// The Lehmer digit `c_i` (unused values below `items[i]`) has weight `(n-1-i)! / (n-k)!`, and
+/// consecutive weights differ by the factor `n-1-i`, so the rank is the Horner sum
+/// `((c_0 (n-1) + c_1)(n-2) + c_2) ...`.
 pub fn rank_arrangement(items: &[u8], n: u32) -> u64 {
-    let k = items.len() as u32;
     let mut used = 0u32;
     let mut rank = 0u64;
     for (i, &item) in items.iter().enumerate() {
-        let i = i as u32;
-        let below = (1u32 << item) - 1;
-        let smaller_unused = (below & !used).count_ones();
-        rank += u64::from(smaller_unused) * arrangements(n - 1 - i, k - 1 - i);
+        let smaller_unused = ((1u32 << item) - 1) & !used;
+        rank = rank * u64::from(n - i as u32) + u64::from(smaller_unused.count_ones());
         used |= 1 << item;
     }
     rank
@@ -34,17 +35,19 @@ pub fn rank_arrangement(items: &[u8], n: u32) -> u64 {
 
 /// Inverse of [`rank_arrangement`]: fills `items` with the arrangement of rank `rank`.
 pub fn unrank_arrangement(mut rank: u64, n: u32, items: &mut [u8]) {
-    let k = items.len() as u32;
+    let k = items.len();
+    // The Lehmer digits, last first: digit i is in base n - i.
+    let mut digits = [0u32; 32];
+    for i in (0..k).rev() {
+        let base = u64::from(n - i as u32);
+        digits[i] = (rank % base) as u32;
+        rank /= base;
+    }
     let mut unused: u32 = if n == 32 { u32::MAX } else { (1 << n) - 1 };
-    for (i, item) in items.iter_mut().enumerate() {
-        let i = i as u32;
-        let weight = arrangements(n - 1 - i, k - 1 - i);
-        let mut skip = rank / weight;
-        rank %= weight;
+    for (item, &digit) in items.iter_mut().zip(&digits) {
         let mut bits = unused;
-        while skip > 0 {
+        for _ in 0..digit {
             bits &= bits - 1;
-            skip -= 1;
         }
         let value = bits.trailing_zeros();
         *item = value as u8;

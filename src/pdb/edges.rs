@@ -238,15 +238,38 @@ impl EdgeSpace {
             })
             .collect();
         let k = set.len();
+        // A move only needs to act on the tracked pieces: `lands[m][s]` is the slot the piece in
+        // slot `s` moves to, `flips[m][s]` the flip it gains landing in slot `s`.
+        let mut lands = [[0u8; 12]; Move::COUNT];
+        let mut flips = [[0u8; 12]; Move::COUNT];
+        for m in Move::all() {
+            let edges = Cube3::of_move(m).edges;
+            for (to, &from) in edges.perm.iter().enumerate() {
+                lands[m.index()][from as usize] = to as u8;
+            }
+            flips[m.index()] = edges.ori;
+        }
+        // State: the tracked pieces' slots and flips, starting unflipped so that the flips
+        // after a move are exactly the entry's mask.
         let slot_moves = move_table(
             set.arrangements(),
             &columns,
-            |a| set.unrank(a << k),
-            |e: &Edges, m: Move| e.then(&Cube3::of_move(m).edges),
-            // Starting unflipped, the flips after the move are exactly the mask.
-            |e| {
-                let index = set.rank(e);
-                (index >> k) << FLIP_BITS | (index & ((1 << k) - 1))
+            |a| {
+                let mut slots = [0u8; 12];
+                unrank_arrangement(a, 12, &mut slots[..k]);
+                (slots, [0u8; 12])
+            },
+            |(slots, _): &([u8; 12], [u8; 12]), m: Move| {
+                let mut moved = ([0u8; 12], [0u8; 12]);
+                for i in 0..k {
+                    let to = lands[m.index()][slots[i] as usize];
+                    moved.0[i] = to;
+                    moved.1[i] = flips[m.index()][to as usize];
+                }
+                moved
+            },
+            |(slots, flips)| {
+                rank_arrangement(&slots[..k], 12) << FLIP_BITS | rank_digits(&flips[..k], 2)
             },
         );
         EdgeSpace {
