@@ -43,7 +43,9 @@ others = [r for r in rows if r["status"] != "optimal"]
 if others:
     print()
     for status in sorted({r["status"] for r in others}):
-        n = sum(1 for r in others if r["status"] == status)
-        print(f"- {n} position(s) ended with status `{status}`.")
+        group = [r for r in others if r["status"] == status]
+        bounds = sorted(int(r["lower_bound"]) for r in group if r["lower_bound"])
+        shown = f"; proven lower bounds {bounds}" if bounds else ""
+        print(f"- {len(group)} position(s) ended with status `{status}`{shown}.")
 PY
 cat "$out.md"

@@ -360,8 +360,12 @@ fn solve_3x3_json_and_csv_with_invalid_positions_in_the_batch() {
     assert_eq!(&rows[0][0], "R U R' U' F2");
     assert_eq!(&rows[0][3], "optimal");
     assert_eq!(&rows[0][4], "5");
+    assert_eq!(
+        &rows[0][5], "",
+        "a lower bound only where no solution was found"
+    );
     assert_eq!(&rows[1][3], "invalid");
-    assert!(rows[0][8].starts_with("5:") || rows[0][8].contains(" 5:"));
+    assert!(rows[0][9].starts_with("5:") || rows[0][9].contains(" 5:"));
 }
 
 #[test]
@@ -384,6 +388,8 @@ fn solve_3x3_limits_and_missing_tables() {
     let line: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
     assert_eq!(line["status"], "max-length");
     assert!(line.get("solution").is_none());
+    // R U F D is 4 moves: no solution within 3, so at least 4 is proven.
+    assert_eq!(line["lower_bound"], 4);
     let empty = tempfile::tempdir().unwrap();
     let out = solve(&["--data-dir", data(empty.path()), "R U"], None);
     assert_eq!(out.status.code(), Some(2));

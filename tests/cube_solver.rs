@@ -162,6 +162,12 @@ fn limits_end_a_search_with_a_status() {
     let result = solver.solve(&position, short, |_| {}).unwrap();
     assert_eq!(result.status, SearchStatus::MaxLength);
     assert!(result.solutions.is_empty());
+    // Proven: more than 3 moves, and never more than the true distance, 6.
+    assert!(
+        (4..=6).contains(&result.lower_bound),
+        "{}",
+        result.lower_bound
+    );
     let hard = cube("F U' F2 D' B U R' F' L D' R' U' L U B' D2 R' F U2 D2");
     let quick = SearchLimits {
         timeout: Some(Duration::from_millis(50)),
@@ -170,6 +176,8 @@ fn limits_end_a_search_with_a_status() {
     let result = solver.solve(&hard, quick, |_| {}).unwrap();
     assert_eq!(result.status, SearchStatus::Timeout);
     assert!(result.solutions.is_empty());
+    let unfinished = result.iterations.last().unwrap().bound;
+    assert_eq!(result.lower_bound, unfinished);
 }
 
 #[test]

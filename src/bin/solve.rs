@@ -124,6 +124,14 @@ impl Outcome {
         }
     }
 
+    /// The proven lower bound on the optimal length, for 3x3 searches.
+    fn lower_bound(&self) -> Option<u32> {
+        match self {
+            Outcome::Cube { result, .. } => Some(result.lower_bound),
+            _ => None,
+        }
+    }
+
     fn iterations(&self) -> &[IterationStats] {
         match self {
             Outcome::Cube { result, .. } => &result.iterations,
@@ -373,6 +381,9 @@ fn write_json(
             if args.all {
                 line["solutions"] = solutions.iter().map(|s| format_moves(s)).collect();
             }
+            if let Some(at_least) = outcome.lower_bound().filter(|_| solutions.is_empty()) {
+                line["lower_bound"] = at_least.into();
+            }
             if let Some(nodes) = outcome.nodes() {
                 line["nodes"] = nodes.into();
                 line["iterations"] = serde_json::to_value(outcome.iterations()).unwrap_or_default();
@@ -384,12 +395,13 @@ fn write_json(
 }
 
 /// The columns of `--csv` files, which `stats experiment` reads.
-const CSV_HEADER: [&str; 9] = [
+const CSV_HEADER: [&str; 10] = [
     "input",
     "puzzle",
     "metric",
     "status",
     "length",
+    "lower_bound",
     "nodes",
     "seconds",
     "solution",
@@ -436,6 +448,11 @@ fn write_csv(
         outcome.status().to_string(),
         first
             .map(|s| args.metric.length(s).to_string())
+            .unwrap_or_default(),
+        outcome
+            .lower_bound()
+            .filter(|_| first.is_none())
+            .map(|b| b.to_string())
             .unwrap_or_default(),
         outcome.nodes().map(|n| n.to_string()).unwrap_or_default(),
         format!("{:.6}", outcome.seconds()),

@@ -53,6 +53,9 @@ pub struct SearchResult {
     pub status: SearchStatus,
     pub solutions: Vec<Vec<Move>>,
     pub iterations: Vec<IterationStats>,
+    /// What the search proved about the optimal length: equal to it when optimal; otherwise no
+    /// solution is shorter (every iteration below it completed without one).
+    pub lower_bound: u32,
 }
 
 impl SearchResult {
@@ -228,11 +231,12 @@ impl Walk<'_> {
     }
 }
 
-fn gave_up(status: SearchStatus, iterations: Vec<IterationStats>) -> SearchResult {
+fn gave_up(status: SearchStatus, bound: u8, iterations: Vec<IterationStats>) -> SearchResult {
     SearchResult {
         status,
         solutions: Vec::new(),
         iterations,
+        lower_bound: u32::from(bound),
     }
 }
 
@@ -281,7 +285,7 @@ impl Solver {
         let mut iterations = Vec::new();
         loop {
             if limits.max_length.is_some_and(|max| u32::from(bound) > max) {
-                return Ok(gave_up(SearchStatus::MaxLength, iterations));
+                return Ok(gave_up(SearchStatus::MaxLength, bound, iterations));
             }
             let began = Instant::now();
             let (solutions, nodes, aborted) =
@@ -294,7 +298,7 @@ impl Solver {
             iterations.push(stats);
             on_iteration(&stats);
             if aborted {
-                return Ok(gave_up(SearchStatus::Timeout, iterations));
+                return Ok(gave_up(SearchStatus::Timeout, bound, iterations));
             }
             if !solutions.is_empty() {
                 let moves = solutions
@@ -331,10 +335,12 @@ impl Solver {
             }
             solutions.push(solution);
         }
+        let lower_bound = solutions.first().map_or(0, |s| metric.length(s));
         Ok(SearchResult {
             status: SearchStatus::Optimal,
             solutions,
             iterations,
+            lower_bound,
         })
     }
 
