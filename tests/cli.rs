@@ -291,7 +291,110 @@ fn bad_arguments_get_usage_errors() {
     assert!(text(&help.stdout).contains("--data-dir"));
     let stats = run(env!("CARGO_BIN_EXE_stats"), &[], None);
     assert_eq!(stats.status.code(), Some(2));
-    assert!(text(&stats.stderr).contains("not built yet"));
+    assert!(text(&stats.stderr).contains("tables"));
+}
+
+fn stats(args: &[&str]) -> Output {
+    run(env!("CARGO_BIN_EXE_stats"), args, None)
+}
+
+#[test]
+fn stats_tables_counts_from_the_entries_and_checks_published_counts() {
+    let dir = built_dir();
+    let out = stats(&["tables", "--data-dir", data(dir.path()), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines: Vec<serde_json::Value> = text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for (line, reference) in lines.iter().zip(["pocket_htm.csv", "pocket_qtm.csv"]) {
+        let histogram: Vec<u64> = serde_json::from_value(line["histogram"].clone()).unwrap();
+        assert_eq!(histogram, common::reference_histogram(reference));
+        assert_eq!(line["published"], true);
+    }
+    // Rewrite the HTM table with one entry changed but a valid checksum and the original
+    // histogram in its header: only counting the entries can notice.
+    let id = cubelab::table::TableId::new(
+        cubelab::table::TableKind::Pocket,
+        cubelab::cube::Metric::Htm,
+    );
+    let table =
+        cubelab::table::Table::open(dir.path(), id, cubelab::table::Verify::Always).unwrap();
+    let header = table.header().clone();
+    let mut payload = table.payload().to_vec();
+    drop(table);
+    payload[1000] = (payload[1000] & 0xF0) | ((payload[1000] + 1) & 0x0F);
+    cubelab::table::write_table(
+        &id.path(dir.path()),
+        id,
+        header.encoding,
+        header.entries,
+        header.histogram,
+        &payload,
+    )
+    .unwrap();
+    let out = stats(&["tables", "--data-dir", data(dir.path())]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout);
+    assert!(
+        report.contains("MISMATCH: its entries disagree"),
+        "{report}"
+    );
+    assert!(
+        report.contains("MISMATCH: its distribution differs from the published one"),
+        "{report}"
+    );
+    let empty = tempfile::tempdir().unwrap();
+    let out = stats(&["tables", "--data-dir", data(empty.path())]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("gen-tables"));
+}
+
+#[test]
+fn stats_experiment_summarises_and_names_the_bad_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = dir.path().join("good.csv");
+    std::fs::write(
+        &good,
+        "input,puzzle,metric,status,length,lower_bound,nodes,seconds,solution,iterations\n\
+         R U,3x3,htm,optimal,2,,40,0.5,U' R',1:3:0.1 2:37:0.4\n\
+         R U F,3x3,htm,optimal,3,,100,1.5,F' U' R',3:100:1.5\n\
+         R F U,3x3,htm,optimal,3,,300,2.5,U' F' R',3:300:2.5\n\
+         x,3x3,htm,timeout,,17,9,9.0,,16:9:9.0\n",
+    )
+    .unwrap();
+    let out = stats(&["experiment", good.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(summary["positions"], 4);
+    assert_eq!(summary["by_status"]["timeout"], 1);
+    assert_eq!(summary["by_length"][1]["length"], 3);
+    assert_eq!(summary["by_length"][1]["positions"], 2);
+    assert_eq!(summary["by_length"][1]["median_nodes"], 200.0);
+    assert_eq!(summary["by_length"][1]["mean_seconds"], 2.0);
+    let bad = dir.path().join("bad.csv");
+    std::fs::write(
+        &bad,
+        "input,puzzle,metric,status,length,lower_bound,nodes,seconds,solution,iterations\n\
+         R U,3x3,htm,optimal,2,,40,0.5,U' R',2:40:0.5\n\
+         R U F,3x3,htm,optimal,three,,100,1.5,F' U' R',3:100:1.5\n",
+    )
+    .unwrap();
+    let out = stats(&["experiment", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 3"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::write(&bad, "input,status\nR U,optimal,extra\n").unwrap();
+    let out = stats(&["experiment", bad.to_str().unwrap()]);
+    assert!(
+        text(&out.stderr).contains("line 2"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 /// Corners and 6-edge tables (HTM), which `solve --edges edges6` reads.

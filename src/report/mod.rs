@@ -1,4 +1,8 @@
-//! Summaries of distance distributions, for people and for machines.
+//! Summaries of distance distributions and experiments, for people and for machines.
+
+pub mod experiment;
+pub mod published;
+pub mod scan;
 
 use indicatif::{ProgressBar, ProgressStyle};
 

@@ -1,0 +1,48 @@
+//! Published distance distributions that tables are checked against: the 2x2x2 (OEIS A079761,
+//! A079762) and the 3x3x3 corners in HTM (Korf 1997). The files are the test data's own.
+
+use crate::cube::Metric;
+use crate::table::{TableId, TableKind};
+
+const POCKET_HTM: &str = include_str!("../../tests/data/pocket_htm.csv");
+const POCKET_QTM: &str = include_str!("../../tests/data/pocket_qtm.csv");
+const CORNERS_HTM: &str = include_str!("../../tests/data/corners_htm.csv");
+
+/// The published count of states at each depth for table `id`, where one is known.
+pub fn published_histogram(id: TableId) -> Option<Vec<u64>> {
+    let text = match (id.kind, id.metric) {
+        (TableKind::Pocket, Metric::Htm) => POCKET_HTM,
+        (TableKind::Pocket, Metric::Qtm) => POCKET_QTM,
+        (TableKind::Corners, Metric::Htm) => CORNERS_HTM,
+        _ => return None,
+    };
+    Some(parse(text))
+}
+
+/// `depth,count` lines after a header and `#` comments; the files are ours and fixed.
+fn parse(text: &str) -> Vec<u64> {
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("depth") && !l.trim().is_empty())
+        .filter_map(|l| l.split_once(',').and_then(|(_, n)| n.trim().parse().ok()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_known_distributions_sum_to_their_spaces() {
+        let pocket = TableId::new(TableKind::Pocket, Metric::Qtm);
+        assert_eq!(
+            published_histogram(pocket).unwrap().iter().sum::<u64>(),
+            3_674_160
+        );
+        let corners = TableId::new(TableKind::Corners, Metric::Htm);
+        assert_eq!(
+            published_histogram(corners).unwrap().iter().sum::<u64>(),
+            88_179_840
+        );
+        assert!(published_histogram(TableId::new(TableKind::Edges7, Metric::Htm)).is_none());
+    }
+}
