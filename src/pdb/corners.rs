@@ -4,10 +4,9 @@
 //! sum rule). Twist is stored per slot, so a move acts on the two parts independently and each has
 //! its own small move table.
 
-use super::move_table;
+use super::twisted::TwistSpace;
 use crate::coord::{rank_arrangement, rank_digits, unrank_arrangement, unrank_digits};
 use crate::cube::{Corners, Cube3, Face, Metric, Move};
-use crate::space::{MoveSpace, StateSpace};
 
 pub const PERMUTATIONS: u64 = 40_320;
 pub const TWISTS: u64 = 2_187;
@@ -41,65 +40,13 @@ pub fn unrank(index: u64) -> Corners {
 }
 
 /// The corner space under one metric's 3x3 face turns.
-pub struct CornerSpace {
-    moves: Vec<Move>,
-    perm_moves: Vec<u16>,
-    twist_moves: Vec<u16>,
-}
+pub type CornerSpace = TwistSpace<TWISTS>;
 
 impl CornerSpace {
     pub fn new(metric: Metric) -> CornerSpace {
         let moves = metric.generators(&Face::ALL);
         let apply = |c: &Corners, m: Move| c.then(&Cube3::of_move(m).corners);
-        let perm_moves = move_table(
-            PERMUTATIONS,
-            &moves,
-            |p| unrank(p * TWISTS),
-            apply,
-            |c| rank(c) / TWISTS,
-        );
-        let twist_moves = move_table(TWISTS, &moves, unrank, apply, |c| rank(c) % TWISTS);
-        CornerSpace {
-            moves,
-            perm_moves,
-            twist_moves,
-        }
-    }
-
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-
-    /// Prefetches the permutation move-table row that moves from `state` read (the twist table
-    /// is small enough to stay in cache).
-    #[inline]
-    pub fn prefetch_row(&self, state: u64) {
-        let row = (state / TWISTS) as usize * self.moves.len();
-        crate::space::prefetch(&self.perm_moves, row);
-    }
-}
-
-impl MoveSpace for CornerSpace {
-    fn move_count(&self) -> usize {
-        self.moves.len()
-    }
-
-    #[inline]
-    fn apply(&self, state: u64, turn: usize) -> u64 {
-        let n = self.moves.len();
-        let perm = self.perm_moves[(state / TWISTS) as usize * n + turn];
-        let twist = self.twist_moves[(state % TWISTS) as usize * n + turn];
-        u64::from(perm) * TWISTS + u64::from(twist)
-    }
-}
-
-impl StateSpace for CornerSpace {
-    fn size(&self) -> u64 {
-        STATES
-    }
-
-    fn goals(&self) -> Vec<u64> {
-        vec![rank(&Corners::SOLVED)]
+        TwistSpace::build(moves, PERMUTATIONS, unrank, rank, apply, &Corners::SOLVED)
     }
 }
 
@@ -117,6 +64,7 @@ mod tests {
 
     #[test]
     fn ranking_round_trips_and_moves_agree_with_cubies() {
+        use crate::space::MoveSpace;
         let space = CornerSpace::new(Metric::Htm);
         for index in (0..STATES).step_by(1_000_003) {
             let corners = unrank(index);

@@ -3,6 +3,7 @@
 pub mod corners;
 pub mod edges;
 pub mod pocket;
+pub mod twisted;
 
 use crate::bfs::{BfsError, breadth_first};
 use crate::cube::{Metric, Move};

@@ -3,10 +3,9 @@
 //! Index = permutation rank of the seven free corners x 729 + twist rank of six of them (the
 //! seventh twist follows from the sum rule). Only U, R and F are turned, so DBL never moves.
 
-use super::move_table;
+use super::twisted::TwistSpace;
 use crate::coord::{rank_arrangement, rank_digits, unrank_arrangement, unrank_digits};
-use crate::cube::{Corners, Cube2, FIXED_CORNER, Face, Metric, Move};
-use crate::space::{MoveSpace, StateSpace};
+use crate::cube::{Corners, Cube2, FIXED_CORNER, Face, Metric};
 
 /// The slots (and cubies) other than DBL, in the order the coordinate lists them.
 const FREE: [usize; 7] = [0, 1, 2, 3, 4, 5, 7];
@@ -48,60 +47,20 @@ pub fn unrank(index: u64) -> Cube2 {
     Cube2 { corners }
 }
 
-/// The 2x2 space under one metric's turns, with move tables for the permutation and twist parts
-/// (a turn acts on each independently), so a move is two table reads, never an unrank.
-pub struct PocketSpace {
-    moves: Vec<Move>,
-    perm_moves: Vec<u16>,
-    twist_moves: Vec<u16>,
-}
+/// The 2x2 space under one metric's turns of U, R and F.
+pub type PocketSpace = TwistSpace<TWISTS>;
 
 impl PocketSpace {
     pub fn new(metric: Metric) -> PocketSpace {
         let moves = metric.generators(&FACES);
-        let apply = |c: &Cube2, m: Move| c.apply(m);
-        let perm_moves = move_table(
-            PERMUTATIONS,
-            &moves,
-            |p| unrank(p * TWISTS),
-            apply,
-            |c| rank(c) / TWISTS,
-        );
-        let twist_moves = move_table(TWISTS, &moves, unrank, apply, |c| rank(c) % TWISTS);
-        PocketSpace {
+        TwistSpace::build(
             moves,
-            perm_moves,
-            twist_moves,
-        }
-    }
-
-    /// The turns of this space, in the order [`MoveSpace::apply`] numbers them.
-    pub fn moves(&self) -> &[Move] {
-        &self.moves
-    }
-}
-
-impl MoveSpace for PocketSpace {
-    fn move_count(&self) -> usize {
-        self.moves.len()
-    }
-
-    #[inline]
-    fn apply(&self, state: u64, turn: usize) -> u64 {
-        let n = self.moves.len();
-        let perm = self.perm_moves[(state / TWISTS) as usize * n + turn];
-        let twist = self.twist_moves[(state % TWISTS) as usize * n + turn];
-        u64::from(perm) * TWISTS + u64::from(twist)
-    }
-}
-
-impl StateSpace for PocketSpace {
-    fn size(&self) -> u64 {
-        STATES
-    }
-
-    fn goals(&self) -> Vec<u64> {
-        vec![rank(&Cube2::SOLVED)]
+            PERMUTATIONS,
+            unrank,
+            rank,
+            |c, m| c.apply(m),
+            &Cube2::SOLVED,
+        )
     }
 }
 
@@ -121,6 +80,7 @@ mod tests {
 
     #[test]
     fn move_tables_agree_with_the_cubie_model() {
+        use crate::space::MoveSpace;
         let space = PocketSpace::new(Metric::Htm);
         for index in (0..STATES).step_by(7919) {
             let cube = unrank(index);
