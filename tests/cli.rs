@@ -41,6 +41,14 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// Standard output as JSON lines, one object per line.
+fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
 fn built_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let out = gen_tables(&["--data-dir", dir.path().to_str().unwrap(), "2x2"]);
@@ -57,10 +65,7 @@ fn gen_tables_json_prints_the_published_histograms_then_reuses() {
     let dir = tempfile::tempdir().unwrap();
     let out = gen_tables(&["--data-dir", data(dir.path()), "--json", "2x2"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 2);
     for (line, (name, reference, max)) in lines.iter().zip([
         ("2x2-htm", "pocket_htm.csv", 11),
@@ -161,10 +166,7 @@ fn solve_json_batch_from_stdin_carries_on_past_invalid_positions() {
         Some(1),
         "an invalid position makes the exit non-zero"
     );
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["status"], "optimal");
     assert_eq!(lines[0]["length"], 4);
@@ -206,10 +208,7 @@ fn solve_random_batch_and_all_solutions() {
     ];
     let out = solve(&seeded, None);
     assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 50);
     for line in &lines {
         let cube = cubelab::cube::Cube2::from_facelets(line["input"].as_str().unwrap()).unwrap();
@@ -218,9 +217,9 @@ fn solve_random_batch_and_all_solutions() {
     }
     let same = solve(&seeded, None);
     let inputs = |o: &Output| {
-        text(&o.stdout)
-            .lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["input"].clone())
+        json_lines(o)
+            .into_iter()
+            .map(|l| l["input"].clone())
             .collect::<Vec<_>>()
     };
     assert_eq!(
@@ -303,10 +302,7 @@ fn stats_tables_counts_from_the_entries_and_checks_published_counts() {
     let dir = built_dir();
     let out = stats(&["tables", "--data-dir", data(dir.path()), "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 2);
     for (line, reference) in lines.iter().zip(["pocket_htm.csv", "pocket_qtm.csv"]) {
         let histogram: Vec<u64> = serde_json::from_value(line["histogram"].clone()).unwrap();
@@ -431,10 +427,7 @@ fn solve_3x3_json_and_csv_with_invalid_positions_in_the_batch() {
         None,
     );
     assert_eq!(out.status.code(), Some(1));
-    let lines: Vec<serde_json::Value> = text(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = json_lines(&out);
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["status"], "optimal");
     assert_eq!(lines[0]["puzzle"], "3x3");
