@@ -1,12 +1,13 @@
 //! stats: distance distributions of the tables and summaries of experiments.
 
 use clap::{Parser, Subcommand};
+use cubelab::cube::Metric;
 use cubelab::pdb::catalogue;
+use cubelab::report::chart::{ChartFormat, Series, distribution_chart};
 use cubelab::report::experiment::{read_experiment, summarise};
-use cubelab::report::published::published_histogram;
-use cubelab::report::scan::{exact_histogram, fold_mod3, value_counts};
+use cubelab::report::scan::checked_histogram;
 use cubelab::report::{histogram_table, human_bytes, max_depth, mean_depth, thousands};
-use cubelab::table::{Encoding, Table, TableId, Verify};
+use cubelab::table::{Encoding, Table, TableId, TableKind, Verify};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -40,15 +41,30 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Charts of the distributions and experiments (not built yet).
-    Plot,
+    /// Charts of every present table's distance distribution (both metrics side by side, on a
+    /// linear and on a logarithmic count axis), written into a directory.
+    Plot {
+        /// Directory holding the tables.
+        #[arg(long, default_value = "data")]
+        data_dir: PathBuf,
+        /// Directory the charts are written to.
+        #[arg(long, default_value = "reports/figures")]
+        out: PathBuf,
+        /// Image format.
+        #[arg(long, value_enum, default_value_t = ChartFormat::Png)]
+        format: ChartFormat,
+    },
 }
 
 fn main() -> ExitCode {
     let result = match Args::parse().command {
         Command::Tables { data_dir, json } => tables(&data_dir, json),
         Command::Experiment { file, json } => experiment(&file, json),
-        Command::Plot => Err("`stats plot` is not built yet; `stats tables` and `stats experiment` print the numbers".into()),
+        Command::Plot {
+            data_dir,
+            out,
+            format,
+        } => plot(&data_dir, &out, format),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -57,49 +73,6 @@ fn main() -> ExitCode {
             eprintln!("stats: error: {message}");
             ExitCode::from(2)
         }
-    }
-}
-
-/// What a table's entries say, and whether that agrees with what is known about it.
-struct Scanned {
-    histogram: Vec<u64>,
-    problems: Vec<String>,
-}
-
-fn scan(table: &Table, id: TableId) -> Scanned {
-    let header = &table.header().histogram;
-    let mut problems = Vec::new();
-    let histogram = match id.encoding {
-        Encoding::Nibble => match exact_histogram(table) {
-            Ok(h) => h,
-            Err(unreached) => {
-                problems.push(format!("{unreached} entries were never reached"));
-                Vec::new()
-            }
-        },
-        Encoding::Mod3 => {
-            let counts = value_counts(table);
-            if counts[3] > 0 {
-                problems.push(format!("{} entries were never reached", counts[3]));
-            }
-            if counts[..3] != fold_mod3(header) {
-                problems.push("its residues disagree with its build histogram folded mod 3".into());
-            }
-            // A 2-bit table holds residues only; the depths are those counted at build time.
-            header.clone()
-        }
-    };
-    if id.encoding == Encoding::Nibble && !histogram.is_empty() && histogram != *header {
-        problems.push("its entries disagree with the histogram recorded when it was built".into());
-    }
-    if let Some(published) = published_histogram(id) {
-        if histogram != published {
-            problems.push("its distribution differs from the published one".into());
-        }
-    }
-    Scanned {
-        histogram,
-        problems,
     }
 }
 
@@ -117,11 +90,11 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
         found += 1;
         let start = Instant::now();
         let table = Table::open(dir, id, Verify::IfNew).map_err(|e| e.to_string())?;
-        let scanned = scan(&table, id);
+        let scanned = checked_histogram(&table);
         let seconds = start.elapsed().as_secs_f64();
         ok &= scanned.problems.is_empty();
         let hist = &scanned.histogram;
-        let checked = published_histogram(id).is_some();
+        let checked = scanned.published;
         if json {
             let line = serde_json::json!({
                 "table": id.name(),
@@ -198,4 +171,79 @@ fn experiment(file: &std::path::Path, json: bool) -> Result<bool, String> {
         );
     }
     Ok(true)
+}
+
+/// What a table kind's chart is called and says.
+fn chart_title(kind: TableKind) -> (&'static str, String) {
+    let entries = thousands(cubelab::pdb::entries(kind));
+    match kind {
+        TableKind::Pocket => (
+            "2x2",
+            format!("2x2x2: positions at each distance ({entries} states, DBL fixed)"),
+        ),
+        TableKind::Corners => (
+            "corners",
+            format!("3x3x3 corner database ({entries} entries)"),
+        ),
+        TableKind::Edges6 => (
+            "edges6",
+            format!("3x3x3 6-edge database ({entries} entries)"),
+        ),
+        TableKind::Edges7 => (
+            "edges7",
+            format!("3x3x3 7-edge database ({entries} entries)"),
+        ),
+    }
+}
+
+fn plot(dir: &std::path::Path, out: &std::path::Path, format: ChartFormat) -> Result<bool, String> {
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut ok = true;
+    let mut written = 0;
+    for kind in TableKind::ALL {
+        let mut series = Vec::new();
+        for metric in Metric::BOTH {
+            // The exact table if present, else a 2-bit one (whose depths were counted at build).
+            let id = [Encoding::Nibble, Encoding::Mod3]
+                .map(|e| TableId::new(kind, metric).with_encoding(e))
+                .into_iter()
+                .find(|id| id.path(dir).exists());
+            let Some(id) = id else { continue };
+            let table = Table::open(dir, id, Verify::IfNew).map_err(|e| e.to_string())?;
+            let checked = checked_histogram(&table);
+            for problem in &checked.problems {
+                eprintln!("stats: MISMATCH: {}: {problem}", id.name());
+                ok = false;
+            }
+            let name = match metric {
+                Metric::Htm => "HTM (half turns count 1)",
+                Metric::Qtm => "QTM (quarter turns count 1)",
+            };
+            series.push(Series {
+                name: name.to_string(),
+                histogram: checked.histogram,
+            });
+        }
+        if series.is_empty() {
+            continue;
+        }
+        let (stem, title) = chart_title(kind);
+        for (suffix, log) in [("", false), ("-log", true)] {
+            let path = out.join(format!(
+                "{stem}-distribution{suffix}.{}",
+                format.extension()
+            ));
+            distribution_chart(&path, format, &title, &series, log).map_err(|e| e.to_string())?;
+            println!("{}", path.display());
+            written += 1;
+        }
+    }
+    if written == 0 {
+        return Err(format!(
+            "no tables in {}; build them with `gen-tables --data-dir {}`",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    Ok(ok)
 }

@@ -1,5 +1,6 @@
 //! Summaries of distance distributions and experiments, for people and for machines.
 
+pub mod chart;
 pub mod experiment;
 pub mod published;
 pub mod scan;

@@ -1,6 +1,7 @@
 //! Histograms computed from a table's entries themselves (not from its header), by a parallel
 //! scan of the mapped payload.
 
+use super::published::published_histogram;
 use crate::table::{Encoding, Table};
 use rayon::prelude::*;
 
@@ -64,4 +65,56 @@ pub fn fold_mod3(histogram: &[u64]) -> [u64; 3] {
         folded[depth % 3] += n;
     }
     folded
+}
+
+/// What a table's entries say, and every way that disagrees with what is known about it.
+pub struct CheckedHistogram {
+    /// Counts at depths 0..: from the entries for a 4-bit table; for a 2-bit table (which holds
+    /// residues only) the build-time counts, once its residues agree with them.
+    pub histogram: Vec<u64>,
+    /// Whether a published distribution was compared.
+    pub published: bool,
+    pub problems: Vec<String>,
+}
+
+/// Counts `table`'s entries and checks them against its build histogram and, where known, the
+/// published distribution.
+pub fn checked_histogram(table: &Table) -> CheckedHistogram {
+    let header = &table.header().histogram;
+    let mut problems = Vec::new();
+    let histogram = match table.header().encoding {
+        Encoding::Nibble => match exact_histogram(table) {
+            Ok(h) => {
+                if h != *header {
+                    problems.push(
+                        "its entries disagree with the histogram recorded when it was built".into(),
+                    );
+                }
+                h
+            }
+            Err(unreached) => {
+                problems.push(format!("{unreached} entries were never reached"));
+                Vec::new()
+            }
+        },
+        Encoding::Mod3 => {
+            let counts = value_counts(table);
+            if counts[3] > 0 {
+                problems.push(format!("{} entries were never reached", counts[3]));
+            }
+            if counts[..3] != fold_mod3(header) {
+                problems.push("its residues disagree with its build histogram folded mod 3".into());
+            }
+            header.clone()
+        }
+    };
+    let published = published_histogram(table.header().id());
+    if published.as_ref().is_some_and(|p| *p != histogram) {
+        problems.push("its distribution differs from the published one".into());
+    }
+    CheckedHistogram {
+        histogram,
+        published: published.is_some(),
+        problems,
+    }
 }
