@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Regenerates reports/README.md and the charts in reports/figures from the tables present in
 # $CUBELAB_DATA (default data/): each table's distribution, counted from its entries and checked
-# against published counts (stats tables), and charted on linear and log axes (stats plot).
+# against published counts (stats tables), and charted on linear and log axes (stats plot); and
+# from every experiment file in reports/experiments/*.csv (written by scripts/experiment.sh).
 # Usage: scripts/report.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${CUBELAB_DATA:-data}
 cargo build --release --quiet --bin stats
-target/release/stats plot --data-dir "$data" --out reports/figures --format png >/dev/null
+experiments=()
+for csv in reports/experiments/*.csv; do
+  [ -f "$csv" ] && experiments+=(--experiment "$csv")
+done
+target/release/stats plot --data-dir "$data" --out reports/figures --format png "${experiments[@]}" >/dev/null
 {
   echo "# Reports"
   echo
@@ -26,6 +31,20 @@ target/release/stats plot --data-dir "$data" --out reports/figures --format png 
     echo
     echo "![$stem distribution](figures/$stem-distribution.png)"
     echo "![$stem distribution, log scale](figures/$stem-distribution-log.png)"
+    echo
+  done
+  for csv in reports/experiments/*.csv; do
+    [ -f "$csv" ] || continue
+    stem=$(basename "$csv" .csv)
+    echo "## Experiment: $stem"
+    echo
+    echo '```'
+    target/release/stats experiment "$csv"
+    echo '```'
+    echo
+    for chart in lengths nodes seconds iterations; do
+      [ -f "reports/figures/$stem-$chart.png" ] && echo "![$stem $chart](figures/$stem-$chart.png)"
+    done
     echo
   done
   echo "## Numbers"

@@ -495,3 +495,53 @@ fn solve_3x3_limits_and_missing_tables() {
         "{message}"
     );
 }
+
+#[test]
+fn stats_plot_draws_tables_and_experiments() {
+    let dir = built_dir();
+    let out_dir = dir.path().join("figures");
+    let experiment = dir.path().join("runs.csv");
+    std::fs::write(
+        &experiment,
+        "input,puzzle,metric,status,length,lower_bound,nodes,seconds,solution,iterations\n\
+         R U,3x3,htm,optimal,2,,40,0.5,U' R',1:3:0.1 2:37:0.4\n\
+         R U F,3x3,htm,optimal,3,,100,1.5,F' U' R',2:20:0.5 3:80:1.0\n",
+    )
+    .unwrap();
+    let out = stats(&[
+        "plot",
+        "--data-dir",
+        data(dir.path()),
+        "--out",
+        out_dir.to_str().unwrap(),
+        "--experiment",
+        experiment.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let expected = [
+        "2x2-distribution.png",
+        "2x2-distribution-log.png",
+        "runs-lengths.png",
+        "runs-nodes.png",
+        "runs-seconds.png",
+        "runs-iterations.png",
+    ];
+    for name in expected {
+        let bytes = std::fs::read(out_dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(&bytes[1..4], b"PNG", "{name}");
+        assert!(bytes.len() > 10_000, "{name} has content");
+    }
+    assert_eq!(text(&out.stdout).lines().count(), expected.len());
+    let out = stats(&[
+        "plot",
+        "--data-dir",
+        data(dir.path()),
+        "--format",
+        "svg",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let svg = std::fs::read_to_string(out_dir.join("2x2-distribution.svg")).unwrap();
+    assert!(svg.contains("2x2x2: positions at each distance"));
+}

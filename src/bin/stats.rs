@@ -3,8 +3,10 @@
 use clap::{Parser, Subcommand};
 use cubelab::cube::Metric;
 use cubelab::pdb::catalogue;
-use cubelab::report::chart::{ChartFormat, Series, distribution_chart};
-use cubelab::report::experiment::{read_experiment, summarise};
+use cubelab::report::chart::{
+    ChartFormat, Labels, Points, Series, bar_chart, distribution_chart, points_chart,
+};
+use cubelab::report::experiment::{ExperimentRow, read_experiment, summarise};
 use cubelab::report::scan::checked_histogram;
 use cubelab::report::{histogram_table, human_bytes, max_depth, mean_depth, thousands};
 use cubelab::table::{Encoding, Table, TableId, TableKind, Verify};
@@ -53,6 +55,10 @@ enum Command {
         /// Image format.
         #[arg(long, value_enum, default_value_t = ChartFormat::Png)]
         format: ChartFormat,
+        /// Also chart this experiment file from `solve --csv` (repeatable): optimal lengths,
+        /// nodes and time per length, nodes per IDA* iteration.
+        #[arg(long, value_name = "FILE")]
+        experiment: Vec<PathBuf>,
     },
 }
 
@@ -64,7 +70,8 @@ fn main() -> ExitCode {
             data_dir,
             out,
             format,
-        } => plot(&data_dir, &out, format),
+            experiment,
+        } => plot(&data_dir, &out, format, &experiment),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -196,7 +203,12 @@ fn chart_title(kind: TableKind) -> (&'static str, String) {
     }
 }
 
-fn plot(dir: &std::path::Path, out: &std::path::Path, format: ChartFormat) -> Result<bool, String> {
+fn plot(
+    dir: &std::path::Path,
+    out: &std::path::Path,
+    format: ChartFormat,
+    experiments: &[PathBuf],
+) -> Result<bool, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut ok = true;
     let mut written = 0;
@@ -238,6 +250,9 @@ fn plot(dir: &std::path::Path, out: &std::path::Path, format: ChartFormat) -> Re
             written += 1;
         }
     }
+    for file in experiments {
+        written += plot_experiment(file, out, format)?;
+    }
     if written == 0 {
         return Err(format!(
             "no tables in {}; build them with `gen-tables --data-dir {}`",
@@ -246,4 +261,123 @@ fn plot(dir: &std::path::Path, out: &std::path::Path, format: ChartFormat) -> Re
         ));
     }
     Ok(ok)
+}
+
+/// Most positions drawn as lines in the nodes-per-iteration chart: more are unreadable.
+const ITERATION_LINES: usize = 8;
+
+/// The charts of one experiment file; returns how many were written.
+fn plot_experiment(
+    file: &std::path::Path,
+    out: &std::path::Path,
+    format: ChartFormat,
+) -> Result<usize, String> {
+    let rows = read_experiment(file).map_err(|e| e.to_string())?;
+    let solved: Vec<&ExperimentRow> = rows.iter().filter(|r| r.status == "optimal").collect();
+    if solved.is_empty() {
+        return Err(format!(
+            "{}: no optimally solved position to chart",
+            file.display()
+        ));
+    }
+    let stem = file
+        .file_stem()
+        .map_or("experiment".into(), |s| s.to_string_lossy().into_owned());
+    let chart = |name: &str| out.join(format!("{stem}-{name}.{}", format.extension()));
+    let metric = solved[0].metric.to_uppercase();
+    let mut lengths = Vec::new();
+    for r in &solved {
+        let l = r.length.unwrap_or(0) as usize;
+        if lengths.len() <= l {
+            lengths.resize(l + 1, 0);
+        }
+        lengths[l] += 1;
+    }
+    let mut written = Vec::new();
+    let title = format!(
+        "{stem}: optimal solution lengths of {} positions",
+        solved.len()
+    );
+    let x = format!("optimal length ({metric} moves)");
+    let labels = Labels {
+        title: &title,
+        x: &x,
+        y: "positions",
+    };
+    let series = [Series {
+        name: "positions".into(),
+        histogram: lengths,
+    }];
+    bar_chart(&chart("lengths"), format, &labels, &series, false).map_err(|e| e.to_string())?;
+    written.push(chart("lengths"));
+    let by_length = |value: &dyn Fn(&ExperimentRow) -> Option<f64>| Points {
+        name: "one position".into(),
+        points: solved
+            .iter()
+            .filter_map(|r| Some((f64::from(r.length?), value(r)?)))
+            .collect(),
+    };
+    let nodes = by_length(&|r| r.nodes.map(|n| n as f64));
+    if !nodes.points.is_empty() {
+        let title = format!("{stem}: nodes generated against optimal length");
+        let labels = Labels {
+            title: &title,
+            x: &x,
+            y: "nodes (log scale)",
+        };
+        points_chart(&chart("nodes"), format, &labels, &[nodes], false)
+            .map_err(|e| e.to_string())?;
+        written.push(chart("nodes"));
+    }
+    let seconds = by_length(&|r| Some(r.seconds));
+    let title = format!("{stem}: time to solve against optimal length");
+    let labels = Labels {
+        title: &title,
+        x: &x,
+        y: "seconds (log scale)",
+    };
+    if points_chart(&chart("seconds"), format, &labels, &[seconds], false).is_ok() {
+        written.push(chart("seconds"));
+    }
+    // The longest solves say most about how iterations grow.
+    let mut longest = solved.clone();
+    longest.sort_by_key(|r| std::cmp::Reverse(r.length));
+    longest.truncate(ITERATION_LINES);
+    longest.reverse();
+    let lines: Vec<Points> = longest
+        .iter()
+        .filter_map(|r| {
+            let its = r.parsed_iterations()?;
+            (!its.is_empty()).then(|| Points {
+                name: format!(
+                    "length {}: {}",
+                    r.length.unwrap_or(0),
+                    r.input.chars().take(24).collect::<String>()
+                ),
+                points: its
+                    .iter()
+                    .map(|i| (f64::from(i.bound), i.nodes as f64))
+                    .collect(),
+            })
+        })
+        .collect();
+    if !lines.is_empty() {
+        let title = format!(
+            "{stem}: nodes per IDA* iteration ({} longest solves)",
+            lines.len()
+        );
+        let x = format!("iteration bound ({metric} moves)");
+        let labels = Labels {
+            title: &title,
+            x: &x,
+            y: "nodes (log scale)",
+        };
+        points_chart(&chart("iterations"), format, &labels, &lines, true)
+            .map_err(|e| e.to_string())?;
+        written.push(chart("iterations"));
+    }
+    for path in &written {
+        println!("{}", path.display());
+    }
+    Ok(written.len())
 }

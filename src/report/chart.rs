@@ -41,11 +41,16 @@ pub struct ChartError {
 }
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");
-const COLOURS: [RGBColor; 4] = [
+/// Eight distinguishable colours (the "tab10" palette's first eight).
+const COLOURS: [RGBColor; 8] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
     RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
 ];
 
 fn register_font() {
@@ -56,12 +61,40 @@ fn register_font() {
     });
 }
 
-/// Draws the series as grouped bars, one group per depth, into `path`. With `log`, bar heights
-/// are log10 of the counts (axis labels show the counts as powers of ten).
+/// A chart's title and axis descriptions (units included).
+pub struct Labels<'a> {
+    pub title: &'a str,
+    pub x: &'a str,
+    pub y: &'a str,
+}
+
+/// Draws a distance distribution: the series as grouped bars, one group per depth, into `path`.
+/// With `log`, bar heights are log10 of the counts (axis labels show powers of ten).
 pub fn distribution_chart(
     path: &Path,
     format: ChartFormat,
     title: &str,
+    series: &[Series],
+    log: bool,
+) -> Result<(), ChartError> {
+    let y = if log {
+        "positions (log scale)"
+    } else {
+        "positions"
+    };
+    let labels = Labels {
+        title,
+        x: "distance from solved (moves)",
+        y,
+    };
+    bar_chart(path, format, &labels, series, log)
+}
+
+/// Grouped bars, one group per x value `0, 1, ...`.
+pub fn bar_chart(
+    path: &Path,
+    format: ChartFormat,
+    labels: &Labels,
     series: &[Series],
     log: bool,
 ) -> Result<(), ChartError> {
@@ -73,19 +106,19 @@ pub fn distribution_chart(
     let result = match format {
         ChartFormat::Png => {
             let root = BitMapBackend::new(path, CHART_SIZE).into_drawing_area();
-            draw(root, title, series, log)
+            draw_bars(root, labels, series, log)
         }
         ChartFormat::Svg => {
             let root = SVGBackend::new(path, CHART_SIZE).into_drawing_area();
-            draw(root, title, series, log)
+            draw_bars(root, labels, series, log)
         }
     };
     result.map_err(error)
 }
 
-fn draw<DB: DrawingBackend>(
+fn draw_bars<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
-    title: &str,
+    labels: &Labels,
     series: &[Series],
     log: bool,
 ) -> Result<(), String> {
@@ -110,17 +143,12 @@ fn draw<DB: DrawingBackend>(
         .fold(1.0f64, f64::max);
     let y_top = if log { top.ceil() + 0.5 } else { top * 1.08 };
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, ("sans-serif", 26))
+        .caption(labels.title, ("sans-serif", 26))
         .margin(16)
         .x_label_area_size(50)
         .y_label_area_size(95)
         .build_cartesian_2d(-0.5f64..depths as f64 - 0.5, 0f64..y_top)
         .map_err(err)?;
-    let y_desc = if log {
-        "positions (log scale)"
-    } else {
-        "positions"
-    };
     let y_format = |v: &f64| {
         if log {
             format!("10^{v:.0}")
@@ -128,14 +156,17 @@ fn draw<DB: DrawingBackend>(
             // Ticks fall on fractions of a million: keep one decimal, drop a trailing ".0".
             let millions = format!("{:.1}", v / 1e6);
             format!("{}M", millions.trim_end_matches(".0"))
+        } else if v.fract().abs() > 1e-9 {
+            // Counts are whole: a tick between two of them gets no label.
+            String::new()
         } else {
             format!("{v:.0}")
         }
     };
     chart
         .configure_mesh()
-        .x_desc("distance from solved (moves)")
-        .y_desc(y_desc)
+        .x_desc(labels.x)
+        .y_desc(labels.y)
         .x_labels(depths)
         .y_labels(if log { y_top as usize + 1 } else { 8 })
         .x_label_formatter(&|x| format!("{x:.0}"))
@@ -164,6 +195,114 @@ fn draw<DB: DrawingBackend>(
             .draw_series(bars)
             .map_err(err)?
             .label(s.name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(("sans-serif", 16))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)
+}
+
+/// One set of points of a [`points_chart`]: drawn as dots, or joined as lines.
+pub struct Points {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Points (or polylines) with a log-scale y axis: y is drawn as log10 and labelled in powers of
+/// ten. Non-positive y values cannot be drawn on that axis and are left out.
+pub fn points_chart(
+    path: &Path,
+    format: ChartFormat,
+    labels: &Labels,
+    sets: &[Points],
+    lines: bool,
+) -> Result<(), ChartError> {
+    register_font();
+    let result = match format {
+        ChartFormat::Png => {
+            let root = BitMapBackend::new(path, CHART_SIZE).into_drawing_area();
+            draw_points(root, labels, sets, lines)
+        }
+        ChartFormat::Svg => {
+            let root = SVGBackend::new(path, CHART_SIZE).into_drawing_area();
+            draw_points(root, labels, sets, lines)
+        }
+    };
+    result.map_err(|message| ChartError {
+        path: path.display().to_string(),
+        message,
+    })
+}
+
+fn draw_points<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    labels: &Labels,
+    sets: &[Points],
+    lines: bool,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let logged: Vec<Vec<(f64, f64)>> = sets
+        .iter()
+        .map(|s| {
+            s.points
+                .iter()
+                .filter(|p| p.1 > 0.0)
+                .map(|&(x, y)| (x, y.log10()))
+                .collect()
+        })
+        .collect();
+    let all = || logged.iter().flatten();
+    let (x_min, x_max) = all().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (lo.min(p.0), hi.max(p.0))
+    });
+    let (y_min, y_max) = all().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (lo.min(p.1), hi.max(p.1))
+    });
+    if x_min > x_max {
+        return Err("no points to draw".into());
+    }
+    let (y_lo, y_hi) = (y_min.floor() - 0.25, y_max.ceil() + 0.25);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(labels.title, ("sans-serif", 26))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(95)
+        .build_cartesian_2d(x_min - 0.5..x_max + 0.5, y_lo..y_hi)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(labels.x)
+        .y_desc(labels.y)
+        .x_labels((x_max - x_min) as usize + 2)
+        .y_labels((y_hi - y_lo) as usize + 1)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|v| format!("10^{v:.0}"))
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 18))
+        .draw()
+        .map_err(err)?;
+    for (i, (set, points)) in sets.iter().zip(&logged).enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        if lines {
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().copied(),
+                    colour.stroke_width(2),
+                ))
+                .map_err(err)?;
+        }
+        // Markers always, so that a one-point line still shows.
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 5, colour.filled())))
+            .map_err(err)?
+            .label(set.name.as_str())
             .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
     }
     chart
@@ -224,6 +363,31 @@ mod tests {
         for text in ["Sample title", "HTM", "QTM", "distance from solved (moves)"] {
             assert!(svg.contains(text), "{text}");
         }
+    }
+
+    #[test]
+    fn points_charts_draw_and_refuse_empty_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let labels = Labels {
+            title: "Nodes",
+            x: "IDA* bound (moves)",
+            y: "nodes (log scale)",
+        };
+        let sets = [Points {
+            name: "a".into(),
+            points: vec![(10.0, 30.0), (11.0, 400.0), (12.0, 0.0)],
+        }];
+        for (format, lines) in [(ChartFormat::Png, true), (ChartFormat::Svg, false)] {
+            let path = dir.path().join(format!("p.{}", format.extension()));
+            points_chart(&path, format, &labels, &sets, lines).unwrap();
+            assert!(std::fs::metadata(&path).unwrap().len() > 1000);
+        }
+        let empty = [Points {
+            name: "none".into(),
+            points: vec![(1.0, 0.0)],
+        }];
+        let path = dir.path().join("empty.png");
+        assert!(points_chart(&path, ChartFormat::Png, &labels, &empty, false).is_err());
     }
 
     #[test]
