@@ -1,34 +1,49 @@
 #!/usr/bin/env bash
-# Optimal solutions of N uniformly random 3x3 positions (seeded), with the default tables.
-# Writes reports/experiments/random-<metric>-<N>-seed<S>.csv (one row per position, from
-# `solve --csv`) and a summary beside it (.md): the distribution of optimal lengths, and nodes and
-# time per length. Positions that hit --timeout are counted as such.
+# Optimal solutions of N uniformly random 3x3 positions (seeded), or of the positions listed in a
+# file, with the default tables. Writes reports/experiments/random-<metric>-<N>-seed<S>.csv (or
+# <file name>.csv) with one row per position, from `solve --csv`, and a summary beside it (.md):
+# the distribution of optimal lengths, and nodes and time per length. Positions that hit
+# --timeout are counted as such. `scripts/report.sh` then charts every experiment there.
 # Usage: scripts/experiment.sh N [SEED] [extra solve options, e.g. --metric qtm --timeout 3600]
+#        scripts/experiment.sh FILE [extra solve options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count=${1:?usage: scripts/experiment.sh N [SEED] [solve options]}
-seed=${2:-1}
-shift $(( $# < 2 ? $# : 2 ))
+first=${1:?usage: scripts/experiment.sh N [SEED] [solve options] | FILE [solve options]}
+if [ -f "$first" ]; then
+  source_args=(--file "$first")
+  name=$(basename "${first%.*}")
+  count=$(grep -cv '^\s*\(#\|$\)' "$first")
+  seed=-
+  shift
+else
+  count=$first
+  seed=${2:-1}
+  shift $(( $# < 2 ? $# : 2 ))
+  source_args=(--random "$count" --seed "$seed")
+  name=
+fi
 metric=htm
 for ((i = 1; i <= $#; i++)); do
   [ "${!i}" = "--metric" ] && { j=$((i + 1)); metric=${!j}; }
 done
 data=${CUBELAB_DATA:-data}
-out=reports/experiments/random-$metric-$count-seed$seed
+out=reports/experiments/${name:-random-$metric-$count-seed$seed}
 mkdir -p reports/experiments
 rm -f "$out.csv"
 cargo build --release --quiet --bin solve
 start=$(date +%s)
-target/release/solve --data-dir "$data" --random "$count" --seed "$seed" --csv "$out.csv" "$@" || true
+target/release/solve --data-dir "$data" "${source_args[@]}" --csv "$out.csv" "$@" || true
 elapsed=$(( $(date +%s) - start ))
-python3 - "$out.csv" "$count" "$seed" "$elapsed" "$*" >"$out.md" <<'PY'
-import csv, statistics, sys, platform, os
-path, count, seed, elapsed, options = sys.argv[1:]
+python3 - "$out.csv" "$count" "$seed" "$elapsed" "$*" "$first" >"$out.md" <<'PY'
+import csv, statistics, sys, os
+path, count, seed, elapsed, options, first = sys.argv[1:]
 rows = list(csv.DictReader(open(path)))
 solved = [r for r in rows if r["status"] == "optimal"]
-print(f"# Optimal solutions of {count} random positions (seed {seed})")
+what = f"{count} random positions (seed {seed})" if seed != "-" else f"{count} listed positions"
+command = f"{count} {seed}" if seed != "-" else first
+print(f"# Optimal solutions of {what}")
 print()
-print(f"`scripts/experiment.sh {count} {seed} {options}`: {os.cpu_count()} cores, {elapsed} s in all.")
+print(f"`scripts/experiment.sh {command} {options}`: {os.cpu_count()} cores, {elapsed} s in all.")
 print(f"CSV: `{os.path.basename(path)}` (one row per position).")
 print()
 print("| optimal length | positions | mean nodes | median nodes | mean seconds | median seconds |")

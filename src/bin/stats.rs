@@ -18,6 +18,9 @@ use std::time::Instant;
 #[derive(Parser, Debug)]
 #[command(name = "stats", version)]
 struct Args {
+    /// Directory holding the tables (read by `tables` and `plot`).
+    #[arg(long, global = true, default_value = "data")]
+    data_dir: PathBuf,
     #[command(subcommand)]
     command: Command,
 }
@@ -27,9 +30,6 @@ enum Command {
     /// For every present table: entries, size, and the count and share at every depth, counted
     /// from the table's own entries and checked against published counts where known.
     Tables {
-        /// Directory holding the tables.
-        #[arg(long, default_value = "data")]
-        data_dir: PathBuf,
         /// One JSON object per table per line instead of text.
         #[arg(long)]
         json: bool,
@@ -46,9 +46,6 @@ enum Command {
     /// Charts of every present table's distance distribution (both metrics side by side, on a
     /// linear and on a logarithmic count axis), written into a directory.
     Plot {
-        /// Directory holding the tables.
-        #[arg(long, default_value = "data")]
-        data_dir: PathBuf,
         /// Directory the charts are written to.
         #[arg(long, default_value = "reports/figures")]
         out: PathBuf,
@@ -63,11 +60,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let result = match Args::parse().command {
-        Command::Tables { data_dir, json } => tables(&data_dir, json),
+    let args = Args::parse();
+    let data_dir = args.data_dir;
+    let result = match args.command {
+        Command::Tables { json } => tables(&data_dir, json),
         Command::Experiment { file, json } => experiment(&file, json),
         Command::Plot {
-            data_dir,
             out,
             format,
             experiment,
