@@ -4,6 +4,7 @@
 //! no fonts installed.
 
 use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
@@ -195,8 +196,21 @@ fn draw_bars<DB: DrawingBackend>(
             .draw_series(bars)
             .map_err(err)?
             .label(s.name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+            .legend(swatch(colour));
     }
+    finish(&mut chart, &root)
+}
+
+/// The legend's mark for a series of `colour`.
+fn swatch(colour: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
+    move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled())
+}
+
+/// Draws the legend box and writes the chart out.
+fn finish<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    root: &DrawingArea<DB, Shift>,
+) -> Result<(), String> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)
@@ -204,8 +218,8 @@ fn draw_bars<DB: DrawingBackend>(
         .background_style(WHITE.mix(0.9))
         .border_style(BLACK)
         .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
 }
 
 /// One set of points of a [`points_chart`]: drawn as dots, or joined as lines.
@@ -303,17 +317,9 @@ fn draw_points<DB: DrawingBackend>(
             .draw_series(points.iter().map(|&p| Circle::new(p, 5, colour.filled())))
             .map_err(err)?
             .label(set.name.as_str())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled()));
+            .legend(swatch(colour));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font(("sans-serif", 16))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
-    root.present().map_err(err)
+    finish(&mut chart, &root)
 }
 
 #[cfg(test)]
