@@ -12,12 +12,12 @@ use indicatif::ProgressBar;
 use std::path::Path;
 
 /// Number of entries of a table kind.
-pub const fn entries(kind: TableKind) -> u64 {
+pub fn entries(kind: TableKind) -> u64 {
     match kind {
         TableKind::Pocket => pocket::STATES,
         TableKind::Corners => corners::STATES,
-        TableKind::Edges6 => 42_577_920,
-        TableKind::Edges7 => 510_935_040,
+        TableKind::Edges6 => edges::EDGES6.states(),
+        TableKind::Edges7 => edges::EDGES7.states(),
     }
 }
 

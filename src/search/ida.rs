@@ -140,6 +140,17 @@ impl Walk<'_> {
             || (!self.shared.all && self.shared.first_found.load(Relaxed) < self.index)
     }
 
+    /// The cubies of the child reached by `turn`. Only the dual lookup reads them, so without it
+    /// the parent's are passed along unchanged rather than computed at every kept node.
+    #[inline]
+    fn child_cube(&self, cube: &Cube3, turn: usize) -> Cube3 {
+        if self.shared.dual {
+            cube.apply(self.heuristic.moves()[turn])
+        } else {
+            *cube
+        }
+    }
+
     /// Whether `cube`, a child that the direct lookup keeps within `budget`, is pruned by the
     /// heuristic of its inverse. The inverse's coordinates cannot follow moves through the
     /// tables (a move on the position renames pieces of the inverse), so they are ranked from
@@ -151,8 +162,9 @@ impl Walk<'_> {
         }
     }
 
-    /// Searches below the node `coords` / `cube` (cost `g`, heuristic already within the
-    /// bound); true once a solution is found and only one is wanted.
+    /// Searches below the node `coords` (cost `g`, heuristic already within the bound); `cube`
+    /// is its cubie state when the dual lookup is on (see [`Walk::child_cube`]). True once a
+    /// solution is found and only one is wanted.
     fn search(&mut self, coords: &Coords, cube: &Cube3, g: u8, history: usize) -> bool {
         let bound = self.shared.bound;
         if g == bound {
@@ -188,7 +200,7 @@ impl Walk<'_> {
             if self.heuristic.bound(&child, budget) > budget {
                 continue;
             }
-            let child_cube = cube.apply(self.heuristic.moves()[turn]);
+            let child_cube = self.child_cube(cube, turn);
             let inverse = if self.shared.dual {
                 let inverse = self.heuristic.inverse_coords(&child_cube);
                 self.heuristic.prefetch(&inverse);
@@ -440,7 +452,7 @@ impl Walk<'_> {
             if self.heuristic.bound(&child, budget) > budget {
                 continue;
             }
-            let child_cube = cube.apply(self.heuristic.moves()[turn]);
+            let child_cube = self.child_cube(cube, turn);
             if self.dual_prunes(&child_cube, budget) {
                 continue;
             }
