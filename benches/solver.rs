@@ -1,7 +1,7 @@
 //! The optimal 3x3 solver: node rate and time to solve fixed positions of optimal lengths 12 to
-//! 15 (HTM), with the default tables (corners and two 7-edge sets), with and without the dual
-//! lookup. Depth 16 takes tens of seconds a solve, too long for criterion's ten samples:
-//! scripts/bench-solver.sh times it as whole runs.
+//! 16 (HTM), with the default tables (corners and the phase-1 table along three axes), with and
+//! without the dual lookup. scripts/bench-solver.sh times the same positions as whole runs and
+//! compares the heuristics.
 //!
 //! Reads the tables from `$CUBELAB_DATA` (default `data/`); build them first with
 //! `cargo run --release --bin gen-tables`. Without them the benchmark says so and measures
@@ -10,23 +10,24 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use cubelab::cube::{Cube3, Metric};
 use cubelab::notation::parse_moves;
-use cubelab::search::heuristic::{EdgeTables, Heuristic};
+use cubelab::search::heuristic::{Heuristic, HeuristicTables};
 use cubelab::search::ida::{SearchLimits, Solver};
 use std::time::Duration;
 
-/// Scrambles whose optimal lengths measured 12, 13, 14 and 15 (the benchmark prints each length
-/// it finds, so a change shows).
-const POSITIONS: [&str; 4] = [
+/// Scrambles whose optimal lengths measured 12 to 16 (the benchmark prints each length it
+/// finds, so a change shows).
+const POSITIONS: [&str; 5] = [
     "R2 U' F L2 D B' R U2 F' D2 L U",
     "F L' D2 R U' B2 L F' U2 R' D B2 L'",
     "U F' R2 D' L B U2 R' F D2 L' B' U R2",
     "B2 R' U F2 L' D R2 B' U' L2 F D' R U2 B",
+    "R U' F2 D L' B R2 U F' L D2 B' R U2 F D'",
 ];
 
 fn solver_benches(c: &mut Criterion) {
     let dir =
         std::env::var_os("CUBELAB_DATA").map_or_else(|| "data".into(), std::path::PathBuf::from);
-    let heuristic = match Heuristic::open(&dir, Metric::Htm, EdgeTables::Edges7) {
+    let heuristic = match Heuristic::open(&dir, Metric::Htm, HeuristicTables::Phase1) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("solver benchmark skipped: {e}");
@@ -34,7 +35,7 @@ fn solver_benches(c: &mut Criterion) {
         }
     };
     let solver = Solver::new(heuristic);
-    let mut group = c.benchmark_group("3x3 optimal solving (HTM, corners + 2 x edges7)");
+    let mut group = c.benchmark_group("3x3 optimal solving (HTM, corners + 3 x phase1)");
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));

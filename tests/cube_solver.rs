@@ -1,8 +1,8 @@
 //! Optimal 3x3x3 solving: lengths equal an independent search's distances, every solution
 //! solves its position, and the limits end a search cleanly.
 //!
-//! The tables here are corners and the 6-edge sets (quick to build); the 7-edge default is
-//! exercised by scripts/experiment.sh and the benchmarks.
+//! The heuristic here is Korf's, corners and the 6-edge sets (quick to build); the default
+//! phase-1 heuristic has its own tests in `phase1_solver.rs`.
 
 mod common;
 
@@ -10,7 +10,7 @@ use common::NearSolved;
 use cubelab::cube::{Cube3, Face, Metric, Move};
 use cubelab::notation::parse_moves;
 use cubelab::pdb;
-use cubelab::search::heuristic::{EdgeTables, Heuristic};
+use cubelab::search::heuristic::{Heuristic, HeuristicTables};
 use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
 use cubelab::table::{TableId, TableKind};
 use indicatif::ProgressBar;
@@ -38,7 +38,7 @@ fn data_dir() -> &'static PathBuf {
 }
 
 fn solver(metric: Metric) -> Solver {
-    Solver::new(Heuristic::open(data_dir(), metric, EdgeTables::Edges6).unwrap())
+    Solver::new(Heuristic::open(data_dir(), metric, HeuristicTables::Edges6).unwrap())
 }
 
 fn cube(text: &str) -> Cube3 {
@@ -210,7 +210,8 @@ fn extra_symmetric_lookups_keep_solutions_optimal_and_prune_more() {
         cubelab::cube::Rotation::all()[10],
     ];
     let stronger = Solver::new(
-        Heuristic::with_rotations(data_dir(), Metric::Htm, EdgeTables::Edges6, &extra).unwrap(),
+        Heuristic::with_rotations(data_dir(), Metric::Htm, HeuristicTables::Edges6, &extra)
+            .unwrap(),
     );
     for position in random_scrambles(Metric::Htm, 6, 9, 8) {
         let a = plain

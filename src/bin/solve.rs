@@ -4,7 +4,7 @@ use clap::Parser;
 use cubelab::cube::{Cube2, Cube3, Metric, Move};
 use cubelab::notation::format_moves;
 use cubelab::position::{Position, Puzzle, parse_position};
-use cubelab::search::heuristic::{EdgeTables, Heuristic};
+use cubelab::search::heuristic::{Heuristic, HeuristicTables};
 use cubelab::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
 use cubelab::search::pocket::PocketSolver;
 use rand::SeedableRng;
@@ -64,9 +64,9 @@ struct Args {
     /// 3x3: search threads; default all cores.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// 3x3: which edge tables the heuristic reads.
-    #[arg(long, value_enum, default_value_t = EdgeTables::Edges7)]
-    edges: EdgeTables,
+    /// 3x3: which tables the heuristic reads besides the corner table.
+    #[arg(long, value_enum, default_value_t = HeuristicTables::Phase1)]
+    tables: HeuristicTables,
     /// 3x3: do not also bound nodes by their inverse position's heuristic (the dual lookup,
     /// on by default: it saves more search than it costs, see reports/performance.md).
     #[arg(long)]
@@ -182,7 +182,7 @@ fn run(args: &Args) -> Result<bool, String> {
     };
     let cube = if wants(Puzzle::Cube) {
         let heuristic =
-            Heuristic::open(&args.data_dir, args.metric, args.edges).map_err(|e| e.to_string())?;
+            Heuristic::open(&args.data_dir, args.metric, args.tables).map_err(|e| e.to_string())?;
         Some(Solver::new(heuristic))
     } else {
         None

@@ -198,6 +198,10 @@ fn chart_title(kind: TableKind) -> (&'static str, String) {
             "edges7",
             format!("3x3x3 7-edge database ({entries} entries)"),
         ),
+        TableKind::Phase1 => (
+            "phase1",
+            format!("3x3x3 phase-1 database ({entries} entries)"),
+        ),
     }
 }
 

@@ -70,6 +70,52 @@ pub fn unrank_digits(mut rank: u64, base: u8, digits: &mut [u8]) {
     }
 }
 
+/// Binomial coefficient `C(n, k)` (zero when `k > n`).
+pub const fn binomial(n: u32, k: u32) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let mut result = 1u64;
+    let mut i = 0;
+    while i < k {
+        result = result * (n - i) as u64 / (i + 1) as u64;
+        i += 1;
+    }
+    result
+}
+
+/// Rank of the `k`-element set of values whose bits are set in `mask`, among all `k`-element
+/// subsets of `0..n`, in colexicographic order: with the members `v_0 < v_1 < ...`, the rank is
+/// `sum C(v_i, i + 1)` (the combinatorial number system), so `{0, .., k-1}` is 0 and the highest
+/// `k` values rank last.
+pub fn rank_combination(mask: u32) -> u64 {
+    let mut rank = 0;
+    let mut rest = mask;
+    let mut i = 0;
+    while rest != 0 {
+        let value = rest.trailing_zeros();
+        rest &= rest - 1;
+        i += 1;
+        rank += binomial(value, i);
+    }
+    rank
+}
+
+/// Inverse of [`rank_combination`]: the mask of the `k`-element subset of rank `rank`.
+pub fn unrank_combination(mut rank: u64, k: u32) -> u32 {
+    let mut mask = 0;
+    for i in (1..=k).rev() {
+        // The largest value v with C(v, i) <= rank is the i-th smallest member.
+        let mut value = i - 1;
+        while binomial(value + 1, i) <= rank {
+            value += 1;
+        }
+        rank -= binomial(value, i);
+        mask |= 1 << value;
+    }
+    mask
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -103,6 +149,25 @@ mod tests {
         assert_eq!(rank_arrangement(&[0, 1, 2], 3), 0);
         assert_eq!(rank_arrangement(&[2, 1, 0], 3), 5);
         assert_eq!(rank_arrangement(&[1, 0], 4), 3);
+    }
+
+    /// All `C(n, k)` subsets get distinct ranks `0..C(n, k)` and unrank back.
+    #[test]
+    fn combination_ranking_is_a_bijection() {
+        for (n, k) in [(12u32, 4u32), (8, 4), (5, 0), (6, 6)] {
+            let mut ranks: Vec<u64> = (0u32..1 << n)
+                .filter(|m| m.count_ones() == k)
+                .map(|m| {
+                    let rank = rank_combination(m);
+                    assert_eq!(unrank_combination(rank, k), m);
+                    rank
+                })
+                .collect();
+            ranks.sort_unstable();
+            assert_eq!(ranks, (0..binomial(n, k)).collect::<Vec<_>>());
+        }
+        assert_eq!(binomial(12, 4), 495);
+        assert_eq!(rank_combination(0b1111_0000_0000), 494);
     }
 
     #[test]

@@ -156,6 +156,12 @@ pub const MOVE_CUBES: [Cube3; 18] = {
     out
 };
 
+impl Default for Cube3 {
+    fn default() -> Cube3 {
+        Cube3::SOLVED
+    }
+}
+
 impl Cube3 {
     pub const SOLVED: Cube3 = Cube3 {
         corners: Corners::SOLVED,

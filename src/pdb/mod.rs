@@ -2,6 +2,7 @@
 
 pub mod corners;
 pub mod edges;
+pub mod phase1;
 pub mod pocket;
 pub mod twisted;
 
@@ -18,6 +19,7 @@ pub fn entries(kind: TableKind) -> u64 {
         TableKind::Corners => corners::STATES,
         TableKind::Edges6 => edges::EDGES6.states(),
         TableKind::Edges7 => edges::EDGES7.states(),
+        TableKind::Phase1 => phase1::STATES,
     }
 }
 
@@ -55,7 +57,9 @@ where
 pub fn default_metrics(kind: TableKind) -> &'static [Metric] {
     match kind {
         TableKind::Pocket => &Metric::BOTH,
-        TableKind::Corners | TableKind::Edges6 | TableKind::Edges7 => &[Metric::Htm],
+        TableKind::Corners | TableKind::Edges6 | TableKind::Edges7 | TableKind::Phase1 => {
+            &[Metric::Htm]
+        }
     }
 }
 
@@ -91,6 +95,7 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<TableHea
             let space = edges::EdgeSpace::new(edges::EDGES7, metric);
             breadth_first(&space, encoding, progress)?
         }
+        TableKind::Phase1 => breadth_first(&phase1::Phase1Space::new(metric), encoding, progress)?,
     };
     let header = write_table(
         &id.path(dir),

@@ -1,5 +1,6 @@
 //! Published distance distributions that tables are checked against: the 2x2x2 (OEIS A079761,
-//! A079762) and the 3x3x3 corners in HTM (Korf 1997). The files are the test data's own.
+//! A079762), the 3x3x3 corners in HTM (Korf 1997) and the phase-1 cosets in both metrics (Dik
+//! Winter 1992, Michael Reid 1995). The files are the test data's own.
 
 use crate::cube::Metric;
 use crate::table::{TableId, TableKind};
@@ -7,6 +8,8 @@ use crate::table::{TableId, TableKind};
 const POCKET_HTM: &str = include_str!("../../tests/data/pocket_htm.csv");
 const POCKET_QTM: &str = include_str!("../../tests/data/pocket_qtm.csv");
 const CORNERS_HTM: &str = include_str!("../../tests/data/corners_htm.csv");
+const PHASE1_HTM: &str = include_str!("../../tests/data/phase1_htm.csv");
+const PHASE1_QTM: &str = include_str!("../../tests/data/phase1_qtm.csv");
 
 /// The published count of states at each depth for table `id`, where one is known.
 pub fn published_histogram(id: TableId) -> Option<Vec<u64>> {
@@ -14,6 +17,8 @@ pub fn published_histogram(id: TableId) -> Option<Vec<u64>> {
         (TableKind::Pocket, Metric::Htm) => POCKET_HTM,
         (TableKind::Pocket, Metric::Qtm) => POCKET_QTM,
         (TableKind::Corners, Metric::Htm) => CORNERS_HTM,
+        (TableKind::Phase1, Metric::Htm) => PHASE1_HTM,
+        (TableKind::Phase1, Metric::Qtm) => PHASE1_QTM,
         _ => return None,
     };
     Some(parse(text))
@@ -43,6 +48,13 @@ mod tests {
             published_histogram(corners).unwrap().iter().sum::<u64>(),
             88_179_840
         );
+        for metric in Metric::BOTH {
+            let phase1 = TableId::new(TableKind::Phase1, metric);
+            assert_eq!(
+                published_histogram(phase1).unwrap().iter().sum::<u64>(),
+                crate::pdb::phase1::STATES
+            );
+        }
         assert!(published_histogram(TableId::new(TableKind::Edges7, Metric::Htm)).is_none());
     }
 }

@@ -1,56 +1,104 @@
-//! The 3x3 heuristic: the largest of the corner table and several lookups in one edge-set table,
-//! each of the position seen through a whole-cube rotation, read from memory-mapped pattern
-//! databases. The identity and x2 lookups together see all twelve edges; further rotations show
-//! the table other subsets of edges and make the bound stronger.
+//! The 3x3 heuristic: the largest of several lookups in memory-mapped pattern databases, each of
+//! the position itself or of the position seen through a whole-cube rotation (which keeps
+//! distances). The corner table is always read. The default adds the phase-1 table read along
+//! each of the three axes; the alternatives are Korf's edge tables, looked up directly and
+//! through x2 so that together they see all twelve edges, optionally with further rotations
+//! that show the table other subsets of edges.
 
 use crate::cube::{Cube3, Face, Metric, Move, Rotation};
 use crate::pdb::corners::{self, CornerSpace};
 use crate::pdb::edges::{ConjugateRanker, EDGES6, EDGES7, EdgeSet, EdgeSpace};
+use crate::pdb::phase1::{Phase1Coord, Phase1Space};
 use crate::space::MoveSpace;
 use crate::table::{Table, TableError, TableId, TableKind, Verify};
 use std::path::Path;
 
-/// Which edge tables the heuristic reads.
+/// Which tables the heuristic reads besides the corner table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EdgeTables {
-    /// 7-edge sets (255 MB table): the stronger heuristic, the default.
+pub enum HeuristicTables {
+    /// The phase-1 table (1.1 GB) along all three axes: the strongest, the default.
+    Phase1,
+    /// The 7-edge table (255 MB) for two complementary edge sets: Korf's method, larger sets.
     Edges7,
-    /// 6-edge sets (21 MB table): Korf's original choice, quicker to build.
+    /// The 6-edge table (21 MB) for two complementary edge sets: Korf's original choice.
     Edges6,
 }
 
-impl EdgeTables {
-    fn kind(self) -> TableKind {
-        match self {
-            EdgeTables::Edges7 => TableKind::Edges7,
-            EdgeTables::Edges6 => TableKind::Edges6,
-        }
+impl HeuristicTables {
+    /// The tables this heuristic maps, the corner table first.
+    pub fn kinds(self) -> Vec<TableKind> {
+        let other = match self {
+            HeuristicTables::Phase1 => TableKind::Phase1,
+            HeuristicTables::Edges7 => TableKind::Edges7,
+            HeuristicTables::Edges6 => TableKind::Edges6,
+        };
+        vec![TableKind::Corners, other]
     }
 
-    fn set(self) -> EdgeSet {
+    fn edge_set(self) -> Option<EdgeSet> {
         match self {
-            EdgeTables::Edges7 => EDGES7,
-            EdgeTables::Edges6 => EDGES6,
+            HeuristicTables::Phase1 => None,
+            HeuristicTables::Edges7 => Some(EDGES7),
+            HeuristicTables::Edges6 => Some(EDGES6),
         }
     }
 }
 
 /// Most edge lookups a heuristic makes.
 pub const MAX_EDGE_LOOKUPS: usize = 4;
+/// Phase-1 lookups: one per axis.
+pub const AXES: usize = 3;
+/// Most table lookups of one position: the corner table, then up to four edge lookups (or the
+/// three phase-1 lookups).
+pub const MAX_LOOKUPS: usize = 1 + MAX_EDGE_LOOKUPS;
 
-/// A search node's coordinates: the corners, and for each edge lookup the tracked set's index in
-/// the position seen through that lookup's rotation.
+/// One value per lookup, in lookup order (see [`Heuristic::lookup`]).
+pub type Values = [u8; MAX_LOOKUPS];
+
+/// A search node's coordinates: the corners, and for each other lookup the position's
+/// coordinate seen through that lookup's rotation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Coords {
     pub corners: u64,
     pub edges: [u64; MAX_EDGE_LOOKUPS],
+    pub phase1: [Phase1Coord; AXES],
 }
 
-/// One edge-table lookup of the position conjugated by `rotation`: turn `X` of the position is
-/// turn `rotation.face(X)` of the conjugate, so its coordinate follows moves by `turns`.
+/// For each turn of `moves`, the number of the turn that does the same to the position seen
+/// through `rotation` (turn `X` of a position is turn `rotation.face(X)` of its conjugate).
+fn turns_through(rotation: &Rotation, moves: &[Move]) -> Vec<usize> {
+    moves
+        .iter()
+        .map(|&m| {
+            let mapped = rotation.map_move(m);
+            moves.iter().position(|&x| x == mapped).unwrap_or(0)
+        })
+        .collect()
+}
+
+/// One edge-table lookup of the position conjugated by a rotation.
 struct EdgeLookup {
     turns: Vec<usize>,
     ranker: ConjugateRanker,
+}
+
+/// The edge tables' part of a heuristic.
+struct EdgePart {
+    space: EdgeSpace,
+    table: Table,
+    lookups: Vec<EdgeLookup>,
+}
+
+/// The phase-1 table's part: one lookup per axis, through a rotation that brings that axis to
+/// the U-D axis the coordinate is defined on.
+struct Phase1Part {
+    space: Phase1Space,
+    table: Table,
+    rotations: [Rotation; AXES],
+    turns: [Vec<usize>; AXES],
+    /// Per axis, the turns (as a bit mask) in that axis's subgroup, which the coordinate
+    /// cannot tell from no move: U, D and the half turns for the U-D axis.
+    subgroup: [u32; AXES],
 }
 
 /// The mapped tables with the move tables that update coordinates, for one metric.
@@ -58,55 +106,84 @@ pub struct Heuristic {
     metric: Metric,
     moves: Vec<Move>,
     corner_space: CornerSpace,
-    edge_space: EdgeSpace,
-    lookups: Vec<EdgeLookup>,
     corner_table: Table,
-    edge_table: Table,
+    edges: Option<EdgePart>,
+    phase1: Option<Phase1Part>,
     goal: Coords,
 }
 
 impl Heuristic {
-    /// Maps the corner table and the chosen edge table of `metric` from `dir`, looking the edges
-    /// up directly and through x2. The tables must be exact (4-bit); a missing one is an error
-    /// naming the command that builds it.
-    pub fn open(dir: &Path, metric: Metric, edges: EdgeTables) -> Result<Heuristic, TableError> {
-        Heuristic::with_rotations(dir, metric, edges, &[])
+    /// Maps the corner table and the chosen tables of `metric` from `dir`. The tables must be
+    /// exact (4-bit); a missing one is an error naming the command that builds it.
+    pub fn open(
+        dir: &Path,
+        metric: Metric,
+        tables: HeuristicTables,
+    ) -> Result<Heuristic, TableError> {
+        Heuristic::with_rotations(dir, metric, tables, &[])
     }
 
-    /// As [`Heuristic::open`], with one more edge lookup for each of `extra` (at most two).
+    /// As [`Heuristic::open`]; an edge-table heuristic makes one more edge lookup for each of
+    /// `extra` (at most two).
     pub fn with_rotations(
         dir: &Path,
         metric: Metric,
-        edges: EdgeTables,
+        tables: HeuristicTables,
         extra: &[Rotation],
     ) -> Result<Heuristic, TableError> {
-        let corner_table =
-            Table::open(dir, TableId::new(TableKind::Corners, metric), Verify::IfNew)?;
-        let edge_table = Table::open(dir, TableId::new(edges.kind(), metric), Verify::IfNew)?;
+        let open = |kind| {
+            let table = Table::open(dir, TableId::new(kind, metric), Verify::IfNew)?;
+            table.prefault();
+            Ok::<Table, TableError>(table)
+        };
+        let corner_table = open(TableKind::Corners)?;
         let moves = metric.generators(&Face::ALL);
-        let set = edges.set();
-        let rotations: Vec<Rotation> = [Rotation::IDENTITY, EdgeSet::mirror()]
-            .into_iter()
-            .chain(extra.iter().copied())
-            .take(MAX_EDGE_LOOKUPS)
-            .collect();
-        let lookups: Vec<EdgeLookup> = rotations
-            .iter()
-            .map(|r| EdgeLookup {
-                turns: moves
+        let edges = match tables.edge_set() {
+            Some(set) => {
+                let lookups = [Rotation::IDENTITY, EdgeSet::mirror()]
                     .iter()
-                    .map(|&m| moves.iter().position(|&x| x == r.map_move(m)).unwrap_or(0))
-                    .collect(),
-                ranker: ConjugateRanker::new(set, r),
+                    .chain(extra)
+                    .take(MAX_EDGE_LOOKUPS)
+                    .map(|r| EdgeLookup {
+                        turns: turns_through(r, &moves),
+                        ranker: ConjugateRanker::new(set, r),
+                    })
+                    .collect();
+                Some(EdgePart {
+                    table: open(tables.kinds()[1])?,
+                    space: EdgeSpace::with_every_move(set, metric),
+                    lookups,
+                })
+            }
+            None => None,
+        };
+        let phase1 = if tables == HeuristicTables::Phase1 {
+            let rotations = [Rotation::IDENTITY, Rotation::x(), Rotation::z()];
+            let turns = rotations.map(|r| turns_through(&r, &moves));
+            let subgroup = std::array::from_fn(|axis| {
+                moves.iter().enumerate().fold(0u32, |mask, (turn, _)| {
+                    let seen = moves[turns[axis][turn]];
+                    let inside =
+                        matches!(seen.face(), Face::U | Face::D) || seen.quarter_turns() == 2;
+                    mask | u32::from(inside) << turn
+                })
+            });
+            Some(Phase1Part {
+                table: open(TableKind::Phase1)?,
+                space: Phase1Space::new(metric),
+                turns,
+                rotations,
+                subgroup,
             })
-            .collect();
+        } else {
+            None
+        };
         let mut heuristic = Heuristic {
             metric,
             corner_space: CornerSpace::new(metric),
-            edge_space: EdgeSpace::with_every_move(set, metric),
-            lookups,
             corner_table,
-            edge_table,
+            edges,
+            phase1,
             goal: Coords::default(),
             moves,
         };
@@ -128,8 +205,13 @@ impl Heuristic {
             corners: corners::rank(&cube.corners),
             ..Coords::default()
         };
-        for (slot, lookup) in c.edges.iter_mut().zip(&self.lookups) {
-            *slot = lookup.ranker.rank(&cube.edges);
+        if let Some(part) = &self.edges {
+            for (slot, lookup) in c.edges.iter_mut().zip(&part.lookups) {
+                *slot = lookup.ranker.rank(&cube.edges);
+            }
+        }
+        if let Some(part) = &self.phase1 {
+            c.phase1 = part.rotations.map(|r| Phase1Coord::of(&r.conjugate(cube)));
         }
         c
     }
@@ -140,14 +222,31 @@ impl Heuristic {
             corners: corners::rank_of_inverse(&cube.corners),
             ..Coords::default()
         };
-        for (slot, lookup) in c.edges.iter_mut().zip(&self.lookups) {
-            *slot = lookup.ranker.rank_of_inverse(&cube.edges);
+        if let Some(part) = &self.edges {
+            for (slot, lookup) in c.edges.iter_mut().zip(&part.lookups) {
+                *slot = lookup.ranker.rank_of_inverse(&cube.edges);
+            }
+        }
+        if let Some(part) = &self.phase1 {
+            let inverse = cube.inverse();
+            c.phase1 = part
+                .rotations
+                .map(|r| Phase1Coord::of(&r.conjugate(&inverse)));
         }
         c
     }
 
+    /// Whether `c` is the solved position's coordinates. Only when
+    /// [`Heuristic::coords_determine_position`] does that mean the position is solved.
     pub fn is_goal(&self, c: &Coords) -> bool {
         *c == self.goal
+    }
+
+    /// Whether coordinates determine the position. The edge tables' two sets see every edge; the
+    /// phase-1 coordinates ignore which U and D layer edges are where, so a search with them
+    /// must check the cubies to recognise the solved cube.
+    pub fn coords_determine_position(&self) -> bool {
+        self.edges.is_some()
     }
 
     #[inline]
@@ -156,28 +255,81 @@ impl Heuristic {
             corners: self.corner_space.apply(c.corners, turn),
             ..Coords::default()
         };
-        for (i, lookup) in self.lookups.iter().enumerate() {
-            next.edges[i] = self.edge_space.apply(c.edges[i], lookup.turns[turn]);
+        if let Some(part) = &self.edges {
+            for (i, lookup) in part.lookups.iter().enumerate() {
+                next.edges[i] = part.space.apply(c.edges[i], lookup.turns[turn]);
+            }
+        }
+        if let Some(part) = &self.phase1 {
+            for axis in 0..AXES {
+                next.phase1[axis] = part
+                    .space
+                    .apply_coord(c.phase1[axis], part.turns[axis][turn]);
+            }
         }
         next
     }
 
-    /// Asks the memory system for the table entries of `c`, so that a later [`Heuristic::bound`]
-    /// finds them in cache: the search prefetches all children of a node before reading any.
+    /// Number of table lookups per position: the corner table first, then the others.
+    pub fn lookups(&self) -> usize {
+        1 + self.phase1.as_ref().map_or(0, |_| AXES)
+            + self.edges.as_ref().map_or(0, |part| part.lookups.len())
+    }
+
+    /// The table and entry that lookup `i` of `c` reads.
     #[inline]
-    pub fn prefetch(&self, c: &Coords) {
-        prefetch(self.corner_table.payload(), c.corners / 2);
-        for &e in &c.edges[..self.lookups.len()] {
-            prefetch(self.edge_table.payload(), e / 2);
+    fn entry_of(&self, c: &Coords, i: usize) -> (&Table, u64) {
+        if i == 0 {
+            return (&self.corner_table, c.corners);
+        }
+        match (&self.phase1, &self.edges) {
+            (Some(part), _) => (&part.table, c.phase1[i - 1].index()),
+            (None, Some(part)) => (&part.table, c.edges[i - 1]),
+            (None, None) => unreachable!("lookup {i} of a corners-only heuristic"),
         }
     }
 
-    /// Asks for the move-table rows that applying any move to `c` reads.
+    /// The value lookup `i` reads for `c`.
+    #[inline]
+    pub fn lookup(&self, c: &Coords, i: usize) -> u8 {
+        let (table, index) = self.entry_of(c, i);
+        table.nibble(index)
+    }
+
+    /// Asks the memory system for the entry lookup `i` of `c` reads, so that a later read finds
+    /// it in cache: the search prefetches for all children of a node before reading any.
+    #[inline]
+    pub fn prefetch_lookup(&self, c: &Coords, i: usize) {
+        let (table, index) = self.entry_of(c, i);
+        prefetch(table.payload(), index / 2);
+    }
+
+    /// Every lookup's value for `c`, in lookup order.
+    pub fn values(&self, c: &Coords) -> Values {
+        let mut values = Values::default();
+        for (i, value) in values.iter_mut().enumerate().take(self.lookups()) {
+            *value = self.lookup(c, i);
+        }
+        values
+    }
+
+    /// Prefetches every entry of `c` (see [`Heuristic::prefetch_lookup`]).
+    #[inline]
+    pub fn prefetch(&self, c: &Coords) {
+        for i in 0..self.lookups() {
+            self.prefetch_lookup(c, i);
+        }
+    }
+
+    /// Asks for the move-table rows that applying any move to `c` reads (the phase-1 move
+    /// tables are small enough to stay in cache).
     #[inline]
     pub fn prefetch_moves(&self, c: &Coords) {
         self.corner_space.prefetch_row(c.corners);
-        for &e in &c.edges[..self.lookups.len()] {
-            self.edge_space.prefetch_row(e);
+        if let Some(part) = &self.edges {
+            for &e in &c.edges[..part.lookups.len()] {
+                part.space.prefetch_row(e);
+            }
         }
     }
 
@@ -185,14 +337,50 @@ impl Heuristic {
     /// than `budget`, that value is returned without reading the others.
     #[inline]
     pub fn bound(&self, c: &Coords, budget: u8) -> u8 {
-        let mut best = self.corner_table.nibble(c.corners);
-        for &e in &c.edges[..self.lookups.len()] {
+        let mut best = 0;
+        for i in 0..self.lookups() {
+            best = best.max(self.lookup(c, i));
             if best > budget {
                 break;
             }
-            best = best.max(self.edge_table.nibble(e));
         }
         best
+    }
+
+    /// The dual lookup of a child within `budget` moves of the bound: `None` if the bound of its
+    /// inverse position, `inverse`, exceeds the budget; otherwise the moves (as a bit mask) that
+    /// may follow the child.
+    ///
+    /// Where a phase-1 bound of the inverse is tight, the next move cannot lie in that axis's
+    /// subgroup H. The rest `w` of a solution through the child is the inverse position itself.
+    /// If `w` began with a move `m` of H, the inverse followed by `w` without `m`, reversed,
+    /// would be `m`, inside H, one move short of `w`: so H is nearer than the bound says.
+    /// (Michael Reid's and Tomas Rokicki's observation; it shrinks the branching factor most
+    /// where the search spends most of its time, next to the bound.)
+    pub fn dual_moves(&self, inverse: &Coords, budget: u8) -> Option<u32> {
+        if self.corner_table.nibble(inverse.corners) > budget {
+            return None;
+        }
+        let mut allowed = u32::MAX;
+        if let Some(part) = &self.phase1 {
+            for (axis, p) in inverse.phase1.iter().enumerate() {
+                let value = part.table.nibble(p.index());
+                if value > budget {
+                    return None;
+                }
+                if value == budget {
+                    allowed &= !part.subgroup[axis];
+                }
+            }
+        }
+        if let Some(part) = &self.edges {
+            for &e in &inverse.edges[..part.lookups.len()] {
+                if part.table.nibble(e) > budget {
+                    return None;
+                }
+            }
+        }
+        Some(allowed)
     }
 
     /// The full heuristic value of `c`.

@@ -109,7 +109,22 @@ struct Prefix {
     coords: Coords,
     cube: Cube3,
     history: usize,
+    /// The moves that may follow.
+    allowed: u32,
     path: Vec<u8>,
+}
+
+/// A child that the direct lookup keeps, on its way into the search.
+#[derive(Clone, Copy, Default)]
+struct Kept {
+    turn: usize,
+    coords: Coords,
+    cube: Cube3,
+    /// Its inverse position's coordinates, with the dual lookup.
+    inverse: Coords,
+    history: usize,
+    /// The moves that may follow it.
+    allowed: u32,
 }
 
 /// Shared by all subtrees of one iteration.
@@ -117,6 +132,9 @@ struct Shared {
     bound: u8,
     all: bool,
     dual: bool,
+    /// Whether nodes carry their cubie state: for the dual lookup, and to recognise the goal
+    /// when the coordinates do not determine the position.
+    cubies: bool,
     /// Lowest subtree number that found a solution; higher ones stop.
     first_found: AtomicUsize,
     aborted: AtomicBool,
@@ -140,35 +158,33 @@ impl Walk<'_> {
             || (!self.shared.all && self.shared.first_found.load(Relaxed) < self.index)
     }
 
-    /// The cubies of the child reached by `turn`. Only the dual lookup reads them, so without it
-    /// the parent's are passed along unchanged rather than computed at every kept node.
+    /// The cubies of the child reached by `turn`. When nothing reads them (no dual lookup, and
+    /// coordinates that determine the position) the parent's are passed along unchanged rather
+    /// than computed at every kept node.
     #[inline]
     fn child_cube(&self, cube: &Cube3, turn: usize) -> Cube3 {
-        if self.shared.dual {
+        if self.shared.cubies {
             cube.apply(self.heuristic.moves()[turn])
         } else {
             *cube
         }
     }
 
-    /// Whether `cube`, a child that the direct lookup keeps within `budget`, is pruned by the
-    /// heuristic of its inverse. The inverse's coordinates cannot follow moves through the
-    /// tables (a move on the position renames pieces of the inverse), so they are ranked from
-    /// cubies: that is why only the children that survive the direct lookup are asked.
-    fn dual_prunes(&self, cube: &Cube3, budget: u8) -> bool {
-        self.shared.dual && {
-            let inverse = self.heuristic.inverse_coords(cube);
-            self.heuristic.bound(&inverse, budget) > budget
-        }
-    }
-
     /// Searches below the node `coords` (cost `g`, heuristic already within the bound); `cube`
-    /// is its cubie state when the dual lookup is on (see [`Walk::child_cube`]). True once a
-    /// solution is found and only one is wanted.
-    fn search(&mut self, coords: &Coords, cube: &Cube3, g: u8, history: usize) -> bool {
+    /// is its cubie state when the search tracks cubies (see [`Walk::child_cube`]). `allowed`
+    /// is the set of moves that may come next. True once a solution is found and only one is
+    /// wanted.
+    fn search(
+        &mut self,
+        coords: &Coords,
+        cube: &Cube3,
+        g: u8,
+        allowed: u32,
+        history: usize,
+    ) -> bool {
         let bound = self.shared.bound;
         if g == bound {
-            if self.heuristic.is_goal(coords) {
+            if self.heuristic.is_goal(coords) && (!self.shared.cubies || cube.is_solved()) {
                 self.solutions.push(self.path.clone());
                 return !self.shared.all;
             }
@@ -182,7 +198,7 @@ impl Walk<'_> {
         // memory latencies of the siblings overlap instead of adding up.
         let mut children = [(0usize, Coords::default()); 18];
         let mut count = 0;
-        let mut mask = self.canonical.allowed[history];
+        let mut mask = allowed;
         while mask != 0 {
             let turn = mask.trailing_zeros() as usize;
             mask &= mask - 1;
@@ -194,37 +210,55 @@ impl Walk<'_> {
         self.nodes += count as u64;
         // Keep the children within the bound; with the dual lookup, rank their inverses and
         // prefetch those entries too before reading any of them.
-        let mut kept = [(0usize, Coords::default(), Cube3::SOLVED, Coords::default()); 18];
+        let mut kept = [Kept::default(); 18];
         let mut survivors = 0;
-        for &(turn, child) in &children[..count] {
-            if self.heuristic.bound(&child, budget) > budget {
+        for &(turn, coords) in &children[..count] {
+            if self.heuristic.bound(&coords, budget) > budget {
                 continue;
             }
-            let child_cube = self.child_cube(cube, turn);
+            let cube = self.child_cube(cube, turn);
             let inverse = if self.shared.dual {
-                let inverse = self.heuristic.inverse_coords(&child_cube);
+                let inverse = self.heuristic.inverse_coords(&cube);
                 self.heuristic.prefetch(&inverse);
                 inverse
             } else {
                 Coords::default()
             };
-            kept[survivors] = (turn, child, child_cube, inverse);
+            let history = Canonical::after(history, turn);
+            kept[survivors] = Kept {
+                turn,
+                coords,
+                cube,
+                inverse,
+                history,
+                allowed: self.canonical.allowed[history],
+            };
             survivors += 1;
         }
-        // Drop those the inverse prunes, and prefetch the move-table rows of the rest.
+        // Drop those the inverse prunes, narrow the next moves of the rest where the inverse's
+        // bound is tight, and prefetch their move-table rows.
         let mut entered = 0;
         for i in 0..survivors {
-            let (_, child, _, inverse) = kept[i];
-            if self.shared.dual && self.heuristic.bound(&inverse, budget) > budget {
-                continue;
+            let mut child = kept[i];
+            if self.shared.dual {
+                match self.heuristic.dual_moves(&child.inverse, budget) {
+                    Some(moves) => child.allowed &= moves,
+                    None => continue,
+                }
             }
-            self.heuristic.prefetch_moves(&child);
-            kept[entered] = kept[i];
+            self.heuristic.prefetch_moves(&child.coords);
+            kept[entered] = child;
             entered += 1;
         }
-        for &(turn, child, child_cube, _) in &kept[..entered] {
-            self.path.push(turn as u8);
-            let done = self.search(&child, &child_cube, g + 1, Canonical::after(history, turn));
+        for child in &kept[..entered] {
+            self.path.push(child.turn as u8);
+            let done = self.search(
+                &child.coords,
+                &child.cube,
+                g + 1,
+                child.allowed,
+                child.history,
+            );
             self.path.pop();
             if done || self.stopped() {
                 return done;
@@ -370,6 +404,7 @@ impl Solver {
             bound,
             all,
             dual: limits.dual,
+            cubies: limits.dual || !self.heuristic.coords_determine_position(),
             first_found: AtomicUsize::new(usize::MAX),
             aborted: AtomicBool::new(false),
             deadline,
@@ -377,7 +412,8 @@ impl Solver {
         let mut prefixes = Vec::new();
         let mut walk = self.walk(&shared, 0, Vec::new());
         let split = SPLIT_DEPTH.min(bound);
-        walk.collect_prefixes(root, 0, 0, split, &mut prefixes);
+        let allowed = self.canonical.allowed[0];
+        walk.collect_prefixes(root, 0, 0, allowed, split, &mut prefixes);
         let prefix_nodes = walk.nodes;
         let results: Vec<(Vec<Vec<u8>>, u64)> = prefixes
             .par_iter()
@@ -387,7 +423,13 @@ impl Solver {
                     return (Vec::new(), 0);
                 }
                 let mut walk = self.walk(&shared, index, prefix.path.clone());
-                walk.search(&prefix.coords, &prefix.cube, split, prefix.history);
+                walk.search(
+                    &prefix.coords,
+                    &prefix.cube,
+                    split,
+                    prefix.allowed,
+                    prefix.history,
+                );
                 if !walk.solutions.is_empty() {
                     shared.first_found.fetch_min(index, Relaxed);
                 }
@@ -423,12 +465,13 @@ impl Solver {
 
 impl Walk<'_> {
     /// Every canonical prefix of `split` turns below the root whose heuristic stays within the
-    /// bound, in canonical order.
+    /// bound, in canonical order. `allowed` is the moves that may follow `node`.
     fn collect_prefixes(
         &mut self,
         node: (&Coords, &Cube3),
         g: u8,
         history: usize,
+        allowed: u32,
         split: u8,
         out: &mut Vec<Prefix>,
     ) {
@@ -438,12 +481,13 @@ impl Walk<'_> {
                 coords: *coords,
                 cube: *cube,
                 history,
+                allowed,
                 path: self.path.clone(),
             });
             return;
         }
         let budget = self.shared.bound - g - 1;
-        let mut mask = self.canonical.allowed[history];
+        let mut mask = allowed;
         while mask != 0 {
             let turn = mask.trailing_zeros() as usize;
             mask &= mask - 1;
@@ -453,12 +497,18 @@ impl Walk<'_> {
                 continue;
             }
             let child_cube = self.child_cube(cube, turn);
-            if self.dual_prunes(&child_cube, budget) {
-                continue;
+            let next = Canonical::after(history, turn);
+            let mut next_allowed = self.canonical.allowed[next];
+            if self.shared.dual {
+                let inverse = self.heuristic.inverse_coords(&child_cube);
+                match self.heuristic.dual_moves(&inverse, budget) {
+                    Some(moves) => next_allowed &= moves,
+                    None => continue,
+                }
             }
             self.path.push(turn as u8);
-            let next = Canonical::after(history, turn);
-            self.collect_prefixes((&child, &child_cube), g + 1, next, split, out);
+            let child_node = (&child, &child_cube);
+            self.collect_prefixes(child_node, g + 1, next, next_allowed, split, out);
             self.path.pop();
         }
     }

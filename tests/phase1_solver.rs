@@ -1,0 +1,176 @@
+//! The default 3x3x3 solver: the phase-1 table against its published distribution and as an
+//! exact distance function, and solutions with the corner and phase-1 heuristic against an
+//! independent search, with and without the dual lookup's move restriction.
+//!
+//! Builds the phase-1 tables (2.2 billion entries each, about 80 s per metric on two cores).
+
+mod common;
+
+use common::NearSolved;
+use cubelab::cube::{Cube3, Face, Metric, Move};
+use cubelab::notation::parse_moves;
+use cubelab::pdb::{self, phase1};
+use cubelab::report::scan::exact_histogram;
+use cubelab::search::heuristic::{Heuristic, HeuristicTables};
+use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
+use cubelab::space::MoveSpace;
+use cubelab::table::{Table, TableId, TableKind, Verify};
+use indicatif::ProgressBar;
+use rand::rngs::Xoshiro256PlusPlus;
+use rand::{RngExt, SeedableRng};
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// Corner and phase-1 tables in both metrics, built once for this test binary.
+fn data_dir() -> &'static PathBuf {
+    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        for kind in [TableKind::Corners, TableKind::Phase1] {
+            for metric in Metric::BOTH {
+                let id = TableId::new(kind, metric);
+                pdb::build(id, dir.path(), &ProgressBar::hidden()).unwrap();
+            }
+        }
+        let path = dir.path().to_path_buf();
+        (dir, path)
+    })
+    .1
+}
+
+fn solver(metric: Metric) -> Solver {
+    Solver::new(Heuristic::open(data_dir(), metric, HeuristicTables::Phase1).unwrap())
+}
+
+fn table(metric: Metric) -> Table {
+    Table::open(
+        data_dir(),
+        TableId::new(TableKind::Phase1, metric),
+        Verify::Always,
+    )
+    .unwrap()
+}
+
+#[test]
+fn phase1_tables_match_the_published_distributions() {
+    for metric in Metric::BOTH {
+        let table = table(metric);
+        let name = format!("phase1_{}.csv", metric.name());
+        let counted = exact_histogram(&table).expect("every entry reached");
+        assert_eq!(counted, common::reference_histogram(&name), "{metric}");
+        assert_eq!(table.header().histogram, counted, "{metric}");
+    }
+}
+
+/// A table is the exact distance to the goal if the goal alone holds 0 and every other entry
+/// has all neighbours within one of it and one neighbour exactly one below. Checked on a
+/// random sample of entries.
+#[test]
+fn phase1_entries_are_exact_distances() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(11);
+    for metric in Metric::BOTH {
+        let table = table(metric);
+        let space = phase1::Phase1Space::new(metric);
+        let goal = phase1::Phase1Coord::of(&Cube3::SOLVED).index();
+        assert_eq!(table.nibble(goal), 0);
+        for _ in 0..200_000 {
+            let state = rng.random_range(0..phase1::STATES);
+            let d = table.nibble(state);
+            let neighbours: Vec<u8> = (0..space.move_count())
+                .map(|turn| table.nibble(space.apply(state, turn)))
+                .collect();
+            assert!(neighbours.iter().all(|&n| n.abs_diff(d) <= 1), "{state}");
+            if state != goal {
+                assert!(d > 0 && neighbours.contains(&(d - 1)), "{state}");
+            }
+        }
+    }
+}
+
+fn random_scrambles(metric: Metric, count: usize, max_len: usize, seed: u64) -> Vec<Cube3> {
+    let moves = metric.generators(&Face::ALL);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..count)
+        .map(|i| {
+            let len = max_len - i % 3;
+            let seq: Vec<Move> = (0..len)
+                .map(|_| moves[rng.random_range(0..moves.len())])
+                .collect();
+            Cube3::from_moves(&seq)
+        })
+        .collect()
+}
+
+fn solve(solver: &Solver, cube: &Cube3, limits: SearchLimits) -> Vec<Vec<Move>> {
+    let result = solver.solve(cube, limits, |_| {}).unwrap();
+    assert_eq!(result.status, SearchStatus::Optimal);
+    for solution in &result.solutions {
+        assert!(cube.apply_all(solution).is_solved());
+    }
+    result.solutions
+}
+
+fn optimal_length(solver: &Solver, cube: &Cube3, dual: bool) -> u32 {
+    let limits = SearchLimits {
+        dual,
+        ..SearchLimits::default()
+    };
+    let solutions = solve(solver, cube, limits);
+    assert_eq!(solutions.len(), 1);
+    solver.heuristic().metric().length(&solutions[0])
+}
+
+#[test]
+fn lengths_equal_an_independent_search() {
+    for (metric, max_len, seed) in [(Metric::Htm, 10, 5), (Metric::Qtm, 11, 6)] {
+        let near = NearSolved::new(metric, 5);
+        let solver = solver(metric);
+        for position in random_scrambles(metric, 12, max_len, seed) {
+            let truth = u32::from(near.distance(&position).expect("within 11"));
+            assert_eq!(optimal_length(&solver, &position, true), truth, "{metric}");
+            assert_eq!(optimal_length(&solver, &position, false), truth, "{metric}");
+        }
+    }
+}
+
+#[test]
+fn known_positions() {
+    let htm = solver(Metric::Htm);
+    let qtm = solver(Metric::Qtm);
+    let cube = |text: &str| Cube3::from_moves(&parse_moves(text).unwrap());
+    // Every position of the subgroup the phase-1 table is blind to: the coordinates alone
+    // would call them solved.
+    assert_eq!(optimal_length(&htm, &cube("U R2 U'"), true), 3);
+    assert_eq!(optimal_length(&htm, &cube("R2 U2 R2 U2 R2 U2"), true), 6);
+    let t_perm = cube("R U R' U' R' F R2 U' R' U' R U R' F'");
+    assert_eq!(optimal_length(&htm, &t_perm, true), 11);
+    let checkerboard = cube("U2 D2 F2 B2 L2 R2");
+    assert_eq!(optimal_length(&htm, &checkerboard, true), 6);
+    assert_eq!(optimal_length(&qtm, &checkerboard, true), 12);
+    assert_eq!(optimal_length(&htm, &Cube3::SOLVED, true), 0);
+}
+
+/// The dual lookup narrows the next moves where the inverse's phase-1 bound is tight. That may
+/// only remove moves no optimal solution starts with, so every optimal solution survives it.
+#[test]
+fn the_dual_move_restriction_keeps_every_optimal_solution() {
+    for (metric, seed) in [(Metric::Htm, 8), (Metric::Qtm, 9)] {
+        let solver = solver(metric);
+        for position in random_scrambles(metric, 6, 8, seed) {
+            let all = |dual| {
+                let limits = SearchLimits {
+                    all: true,
+                    dual,
+                    ..SearchLimits::default()
+                };
+                solve(&solver, &position, limits)
+                    .into_iter()
+                    .collect::<BTreeSet<_>>()
+            };
+            let (narrowed, plain) = (all(true), all(false));
+            assert!(!plain.is_empty());
+            assert_eq!(narrowed, plain, "{metric}");
+        }
+    }
+}
