@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Times the optimal 3x3 solver as whole runs on fixed positions of optimal lengths 12 to 16
-# (HTM, default tables: corners and two 7-edge sets), with and without the dual lookup, and
-# prints a markdown table: length, nodes, seconds, nodes per second.
+# (HTM): the default heuristic (corners and the phase-1 table along three axes) with and without
+# the dual lookup, and Korf's (corners and two 7-edge sets) with it. Prints a markdown table:
+# length, heuristic, lookup, nodes, seconds (search only, from --json) and nodes per second.
 # Usage: scripts/bench-solver.sh          (tables from $CUBELAB_DATA, default data/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,18 +17,20 @@ positions=(
 )
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 echo
-echo "| position | length | lookup | nodes | seconds | nodes/s |"
-echo "|---|---|---|---|---|---|"
+echo "| position | length | tables | lookup | nodes | seconds | nodes/s |"
+echo "|---|---|---|---|---|---|---|"
 for position in "${positions[@]}"; do
-  for lookup in dual direct; do
+  for config in "phase1 dual" "phase1 direct" "edges7 dual"; do
+    read -r tables lookup <<<"$config"
     flag=()
     [ "$lookup" = direct ] && flag=(--no-dual)
-    target/release/solve --data-dir "$data" --json "${flag[@]}" "$position" | python3 -c "$(cat <<'PY'
+    target/release/solve --data-dir "$data" --tables "$tables" --json "${flag[@]}" "$position" |
+      python3 -c "$(cat <<'PY'
 import json, sys
 t = json.loads(sys.stdin.read())
-lookup = sys.argv[1]
-print(f"| `{t['input']}` | {t['length']} | {lookup} | {t['nodes']:,} | {t['seconds']:.2f} | {t['nodes'] / t['seconds'] / 1e6:.1f} M |")
+tables, lookup = sys.argv[1:]
+print(f"| `{t['input']}` | {t['length']} | {tables} | {lookup} | {t['nodes']:,} | {t['seconds']:.2f} | {t['nodes'] / t['seconds'] / 1e6:.1f} M |")
 PY
-)" "$lookup"
+)" "$tables" "$lookup"
   done
 done

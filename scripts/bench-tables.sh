@@ -3,7 +3,7 @@
 # per table, and writes reports/tables.md: build time, file size, peak memory against the goal
 # (1.5 x table size + 200 MB), histogram and mean of every table, then the time to map each
 # table again (header checks, checksum verified before) and to recompute every checksum.
-# Needs about 1 GB of scratch disk. Run it on a quiet machine.
+# Needs about 4 GB of scratch disk. Run it on a quiet machine.
 # Usage: scripts/bench-tables.sh [ENCODINGS...]   (default: nibble mod3)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ details=$scratch/details.md
 : >"$rows"
 : >"$details"
 for encoding in "${encodings[@]}"; do
-  for kind in corners edges6 edges7; do
+  for kind in corners edges6 edges7 phase1; do
     for metric in htm qtm; do
       json=$(/usr/bin/time -f '%M %e' -o "$scratch/time" target/release/gen-tables --force --json \
         --data-dir "$scratch" --metric "$metric" --encoding "$encoding" "$kind")
@@ -40,7 +40,7 @@ done
 loads=$scratch/loads.md
 for encoding in "${encodings[@]}"; do
   target/release/gen-tables --json --data-dir "$scratch" --metric both --encoding "$encoding" \
-    corners edges6 edges7 | python3 -c "$(cat <<'PY'
+    corners edges6 edges7 phase1 | python3 -c "$(cat <<'PY'
 import json, sys
 for line in sys.stdin:
     t = json.loads(line)
@@ -78,7 +78,8 @@ verify_ms=$(( ($(date +%s%N) - verify_start) / 1000000 ))
   echo "## Histograms (states at depth 0, 1, 2, ...)"
   echo
   echo "Counted during the build and equal for both encodings. corners-htm equals the published"
-  echo "distribution (Korf 1997); the edge tables equal a single-threaded reference BFS"
+  echo "distribution (Korf 1997), phase1 the published coset counts (Winter 1992, Reid 1995;"
+  echo "tests/phase1_solver.rs); the edge tables equal a single-threaded reference BFS"
   echo "(tests/pattern_databases.rs for 6 edges, scripts/check-tables.sh for 7)."
   echo
   sort -u "$details"

@@ -393,7 +393,7 @@ fn stats_experiment_summarises_and_names_the_bad_line() {
     );
 }
 
-/// Corners and 6-edge tables (HTM), which `solve --edges edges6` reads.
+/// Corners and 6-edge tables (HTM), which `solve --tables edges6` reads.
 fn built_3x3_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let out = gen_tables(&["--data-dir", data(dir.path()), "corners", "edges6"]);
@@ -414,7 +414,7 @@ fn solve_3x3_json_and_csv_with_invalid_positions_in_the_batch() {
         &[
             "--data-dir",
             data(dir.path()),
-            "--edges",
+            "--tables",
             "edges6",
             "--json",
             "--csv",
@@ -471,7 +471,7 @@ fn solve_3x3_limits_and_missing_tables() {
         &[
             "--data-dir",
             data(dir.path()),
-            "--edges",
+            "--tables",
             "edges6",
             "--json",
             "--max-length",

@@ -84,21 +84,41 @@ pub const fn binomial(n: u32, k: u32) -> u64 {
     result
 }
 
-/// Rank of the `k`-element set of values whose bits are set in `mask`, among all `k`-element
-/// subsets of `0..n`, in colexicographic order: with the members `v_0 < v_1 < ...`, the rank is
-/// `sum C(v_i, i + 1)` (the combinatorial number system), so `{0, .., k-1}` is 0 and the highest
-/// `k` values rank last.
+/// Largest set size [`rank_combination`] takes values from: `C(n, k)` for `n, k <= 16` is
+/// read from a table, as the search ranks combinations at every node it keeps.
+pub const MAX_COMBINATION_VALUES: u32 = 16;
+
+const BINOMIALS: [[u32; 17]; 17] = {
+    let mut table = [[0u32; 17]; 17];
+    let mut n = 0;
+    while n <= 16 {
+        let mut k = 0;
+        while k <= 16 {
+            table[n][k] = binomial(n as u32, k as u32) as u32;
+            k += 1;
+        }
+        n += 1;
+    }
+    table
+};
+
+/// Rank of the `k`-element set of values whose bits are set in `mask` (values below
+/// [`MAX_COMBINATION_VALUES`]), among all `k`-element subsets of `0..n`, in colexicographic
+/// order: with the members `v_0 < v_1 < ...`, the rank is `sum C(v_i, i + 1)` (the
+/// combinatorial number system), so `{0, .., k-1}` is 0 and the highest `k` values rank last.
+#[inline]
 pub fn rank_combination(mask: u32) -> u64 {
+    debug_assert!(mask < 1 << MAX_COMBINATION_VALUES);
     let mut rank = 0;
     let mut rest = mask;
     let mut i = 0;
     while rest != 0 {
-        let value = rest.trailing_zeros();
+        let value = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         i += 1;
-        rank += binomial(value, i);
+        rank += BINOMIALS[value][i];
     }
-    rank
+    u64::from(rank)
 }
 
 /// Inverse of [`rank_combination`]: the mask of the `k`-element subset of rank `rank`.

@@ -51,6 +51,39 @@ impl Phase1Coord {
         }
     }
 
+    /// `Phase1Coord::of(&rotation.conjugate(cube))`, where `g` and `g_inv` are the rotation's
+    /// cubies and their inverse, reading only what the coordinate needs. Slot `i` of
+    /// `g·s·g⁻¹` holds what slot `j = g⁻¹(i)` of `s` holds, the piece `k` there renamed to
+    /// `g(k)` and its orientation shifted by both rotations. The search ranks three conjugates
+    /// of every inverse position it keeps, so no whole cube is built for them.
+    #[inline]
+    pub fn of_conjugate(cube: &Cube3, g: &Cube3, g_inv: &Cube3) -> Phase1Coord {
+        let (c, e) = (&cube.corners, &cube.edges);
+        let mut twist = 0u16;
+        for i in 0..7 {
+            let j = usize::from(g_inv.corners.perm[i]);
+            let k = usize::from(c.perm[j]);
+            let ori = g.corners.ori[k] + c.ori[j] + g_inv.corners.ori[i];
+            twist = twist * 3 + u16::from(ori % 3);
+        }
+        let mut flip = 0u16;
+        let mut slice_slots = 0u32;
+        for i in 0..12 {
+            let j = usize::from(g_inv.edges.perm[i]);
+            let k = usize::from(e.perm[j]);
+            if i < 11 {
+                let ori = g.edges.ori[k] + e.ori[j] + g_inv.edges.ori[i];
+                flip = flip * 2 + u16::from(ori & 1);
+            }
+            slice_slots |= u32::from(g.edges.perm[k] >= FIRST_SLICE_EDGE) << i;
+        }
+        Phase1Coord {
+            slice: rank_combination(slice_slots) as u16,
+            flip,
+            twist,
+        }
+    }
+
     #[inline]
     pub fn index(self) -> u64 {
         (u64::from(self.slice) * FLIPS + u64::from(self.flip)) * TWISTS + u64::from(self.twist)
@@ -215,6 +248,21 @@ mod tests {
                         Phase1Coord::of(&cube.apply(m)).index()
                     );
                 }
+            }
+        }
+    }
+
+    #[test]
+    fn conjugates_rank_as_built_cubes() {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+        for _ in 0..200 {
+            let cube = Cube3::random(&mut rng);
+            for r in crate::cube::Rotation::all() {
+                let (g, g_inv) = (*r.cubies(), r.cubies().inverse());
+                assert_eq!(
+                    Phase1Coord::of_conjugate(&cube, &g, &g_inv),
+                    Phase1Coord::of(&r.conjugate(&cube))
+                );
             }
         }
     }

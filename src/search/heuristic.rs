@@ -48,12 +48,6 @@ impl HeuristicTables {
 pub const MAX_EDGE_LOOKUPS: usize = 4;
 /// Phase-1 lookups: one per axis.
 pub const AXES: usize = 3;
-/// Most table lookups of one position: the corner table, then up to four edge lookups (or the
-/// three phase-1 lookups).
-pub const MAX_LOOKUPS: usize = 1 + MAX_EDGE_LOOKUPS;
-
-/// One value per lookup, in lookup order (see [`Heuristic::lookup`]).
-pub type Values = [u8; MAX_LOOKUPS];
 
 /// A search node's coordinates: the corners, and for each other lookup the position's
 /// coordinate seen through that lookup's rotation.
@@ -94,7 +88,8 @@ struct EdgePart {
 struct Phase1Part {
     space: Phase1Space,
     table: Table,
-    rotations: [Rotation; AXES],
+    /// Per axis, the rotation's cubies and their inverse.
+    rotations: [(Cube3, Cube3); AXES],
     turns: [Vec<usize>; AXES],
     /// Per axis, the turns (as a bit mask) in that axis's subgroup, which the coordinate
     /// cannot tell from no move: U, D and the half turns for the U-D axis.
@@ -172,7 +167,7 @@ impl Heuristic {
                 table: open(TableKind::Phase1)?,
                 space: Phase1Space::new(metric),
                 turns,
-                rotations,
+                rotations: rotations.map(|r| (*r.cubies(), r.cubies().inverse())),
                 subgroup,
             })
         } else {
@@ -211,7 +206,9 @@ impl Heuristic {
             }
         }
         if let Some(part) = &self.phase1 {
-            c.phase1 = part.rotations.map(|r| Phase1Coord::of(&r.conjugate(cube)));
+            c.phase1 = part
+                .rotations
+                .map(|(g, g_inv)| Phase1Coord::of_conjugate(cube, &g, &g_inv));
         }
         c
     }
@@ -231,7 +228,7 @@ impl Heuristic {
             let inverse = cube.inverse();
             c.phase1 = part
                 .rotations
-                .map(|r| Phase1Coord::of(&r.conjugate(&inverse)));
+                .map(|(g, g_inv)| Phase1Coord::of_conjugate(&inverse, &g, &g_inv));
         }
         c
     }
@@ -302,15 +299,6 @@ impl Heuristic {
     pub fn prefetch_lookup(&self, c: &Coords, i: usize) {
         let (table, index) = self.entry_of(c, i);
         prefetch(table.payload(), index / 2);
-    }
-
-    /// Every lookup's value for `c`, in lookup order.
-    pub fn values(&self, c: &Coords) -> Values {
-        let mut values = Values::default();
-        for (i, value) in values.iter_mut().enumerate().take(self.lookups()) {
-            *value = self.lookup(c, i);
-        }
-        values
     }
 
     /// Prefetches every entry of `c` (see [`Heuristic::prefetch_lookup`]).

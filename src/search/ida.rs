@@ -7,6 +7,10 @@
 //! subtrees below all canonical prefixes of a few moves, searched in parallel with rayon; the
 //! solution reported is the first in canonical order (the lowest-numbered subtree that has one),
 //! so results do not depend on thread timing.
+//!
+//! With the dual lookup each kept child is also bounded by its inverse position, and where the
+//! inverse's phase-1 bound is tight the child's next moves are narrowed (see
+//! [`Heuristic::dual_moves`]).
 
 use super::SolveError;
 use super::heuristic::{Coords, Heuristic};
