@@ -64,6 +64,24 @@ fn corners_qtm_reaches_every_state() {
     assert_eq!(odd, corners::STATES / 2);
 }
 
+/// A corner state's distance is its word length in the corner group, which its inverse shares;
+/// the solver's dual lookup relies on this to skip the inverse's corner entry.
+#[test]
+fn corner_distances_of_a_state_and_its_inverse_agree() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(21);
+    for metric in Metric::BOTH {
+        let built = corners_table(metric);
+        for _ in 0..100_000 {
+            let c = corners::unrank(rng.random_range(0..corners::STATES));
+            let (d, d_inverse) = (
+                nibble(&built.packed, corners::rank(&c)),
+                nibble(&built.packed, corners::rank(&c.inverse())),
+            );
+            assert_eq!(d, d_inverse, "{metric}");
+        }
+    }
+}
+
 /// Textbook breadth-first search: a FIFO queue and a byte per state, one thread. It shares only
 /// the coordinate (the space's moves) with the engine under test. (States fit in u32: the
 /// largest space has 510,935,040.)

@@ -214,11 +214,12 @@ impl Heuristic {
     }
 
     /// The coordinates of `cube`'s inverse position, ranked from `cube` itself.
+    ///
+    /// Without the corners: a corner state's table value is its length as a word in the corner
+    /// group, which its inverse shares (reverse the word and invert each turn), so the inverse's
+    /// corner value is the position's and the dual lookup does not read it.
     pub fn inverse_coords(&self, cube: &Cube3) -> Coords {
-        let mut c = Coords {
-            corners: corners::rank_of_inverse(&cube.corners),
-            ..Coords::default()
-        };
+        let mut c = Coords::default();
         if let Some(part) = &self.edges {
             for (slot, lookup) in c.edges.iter_mut().zip(&part.lookups) {
                 *slot = lookup.ranker.rank_of_inverse(&cube.edges);
@@ -309,6 +310,15 @@ impl Heuristic {
         }
     }
 
+    /// Prefetches the entries that [`Heuristic::dual_moves`] reads for `inverse` (all but the
+    /// corners, see [`Heuristic::inverse_coords`]).
+    #[inline]
+    pub fn prefetch_inverse(&self, inverse: &Coords) {
+        for i in 1..self.lookups() {
+            self.prefetch_lookup(inverse, i);
+        }
+    }
+
     /// Asks for the move-table rows that applying any move to `c` reads (the phase-1 move
     /// tables are small enough to stay in cache).
     #[inline]
@@ -346,9 +356,6 @@ impl Heuristic {
     /// (Michael Reid's and Tomas Rokicki's observation; it shrinks the branching factor most
     /// where the search spends most of its time, next to the bound.)
     pub fn dual_moves(&self, inverse: &Coords, budget: u8) -> Option<u32> {
-        if self.corner_table.nibble(inverse.corners) > budget {
-            return None;
-        }
         let mut allowed = u32::MAX;
         if let Some(part) = &self.phase1 {
             for (axis, p) in inverse.phase1.iter().enumerate() {

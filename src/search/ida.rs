@@ -223,7 +223,7 @@ impl Walk<'_> {
             let cube = self.child_cube(cube, turn);
             let inverse = if self.shared.dual {
                 let inverse = self.heuristic.inverse_coords(&cube);
-                self.heuristic.prefetch(&inverse);
+                self.heuristic.prefetch_inverse(&inverse);
                 inverse
             } else {
                 Coords::default()
