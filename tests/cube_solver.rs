@@ -6,35 +6,22 @@
 
 mod common;
 
-use common::NearSolved;
-use cubelab::cube::{Cube3, Face, Metric, Move};
+use common::{BuiltTables, NearSolved, random_scrambles};
+use cubelab::cube::{Cube3, Metric};
 use cubelab::notation::parse_moves;
-use cubelab::pdb;
 use cubelab::search::heuristic::{Heuristic, HeuristicTables};
 use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
-use cubelab::table::{TableId, TableKind};
-use indicatif::ProgressBar;
-use rand::rngs::Xoshiro256PlusPlus;
-use rand::{RngExt, SeedableRng};
+use cubelab::table::TableKind;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
 /// Corners and 6-edge tables in both metrics, built once for this test binary.
 fn data_dir() -> &'static PathBuf {
-    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        for kind in [TableKind::Corners, TableKind::Edges6] {
-            for metric in Metric::BOTH {
-                let id = TableId::new(kind, metric);
-                pdb::build(id, dir.path(), &ProgressBar::hidden()).unwrap();
-            }
-        }
-        let path = dir.path().to_path_buf();
-        (dir, path)
-    })
-    .1
+    static TABLES: OnceLock<BuiltTables> = OnceLock::new();
+    &TABLES
+        .get_or_init(|| BuiltTables::build(&[TableKind::Corners, TableKind::Edges6]))
+        .path
 }
 
 fn solver(metric: Metric) -> Solver {
@@ -53,20 +40,6 @@ fn optimal_length(solver: &Solver, cube: &Cube3) -> u32 {
     let solution = &result.solutions[0];
     assert!(cube.apply_all(solution).is_solved());
     solver.heuristic().metric().length(solution)
-}
-
-fn random_scrambles(metric: Metric, count: usize, max_len: usize, seed: u64) -> Vec<Cube3> {
-    let moves = metric.generators(&Face::ALL);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    (0..count)
-        .map(|i| {
-            let len = max_len - i % 3;
-            let seq: Vec<Move> = (0..len)
-                .map(|_| moves[rng.random_range(0..moves.len())])
-                .collect();
-            Cube3::from_moves(&seq)
-        })
-        .collect()
 }
 
 #[test]

@@ -89,3 +89,39 @@ impl NearSolved {
         }
     }
 }
+
+/// A scratch directory holding the tables of `kinds` in both metrics, built on first use.
+pub struct BuiltTables {
+    _dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+impl BuiltTables {
+    pub fn build(kinds: &[cubelab::table::TableKind]) -> BuiltTables {
+        let dir = tempfile::tempdir().unwrap();
+        for &kind in kinds {
+            for metric in Metric::BOTH {
+                let id = cubelab::table::TableId::new(kind, metric);
+                cubelab::pdb::build(id, dir.path(), &indicatif::ProgressBar::hidden()).unwrap();
+            }
+        }
+        let path = dir.path().to_path_buf();
+        BuiltTables { _dir: dir, path }
+    }
+}
+
+/// `count` scrambles of `max_len`, `max_len - 1` and `max_len - 2` random turns of `metric`.
+pub fn random_scrambles(metric: Metric, count: usize, max_len: usize, seed: u64) -> Vec<Cube3> {
+    use rand::{RngExt, SeedableRng};
+    let moves = metric.generators(&Face::ALL);
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..count)
+        .map(|i| {
+            let len = max_len - i % 3;
+            let seq: Vec<Move> = (0..len)
+                .map(|_| moves[rng.random_range(0..moves.len())])
+                .collect();
+            Cube3::from_moves(&seq)
+        })
+        .collect()
+}
