@@ -12,7 +12,7 @@
 //! reads, and only the distance table itself is far from the processor.
 
 use super::move_table;
-use crate::coord::{rank_combination, rank_digits, unrank_combination, unrank_digits};
+use crate::coord::{rank_combination, unrank_combination, unrank_digits};
 use crate::cube::{Corners, Cube3, Edges, Face, Metric, Move};
 use crate::space::{MoveSpace, StateSpace};
 
@@ -37,18 +37,7 @@ pub struct Phase1Coord {
 
 impl Phase1Coord {
     pub fn of(cube: &Cube3) -> Phase1Coord {
-        let slice_slots = cube
-            .edges
-            .perm
-            .iter()
-            .enumerate()
-            .filter(|&(_, &piece)| piece >= FIRST_SLICE_EDGE)
-            .fold(0u32, |mask, (slot, _)| mask | 1 << slot);
-        Phase1Coord {
-            slice: rank_combination(slice_slots) as u16,
-            flip: rank_digits(&cube.edges.ori[..11], 2) as u16,
-            twist: rank_digits(&cube.corners.ori[..7], 3) as u16,
-        }
+        Phase1Coord::of_conjugate(cube, &Cube3::SOLVED, &Cube3::SOLVED)
     }
 
     /// `Phase1Coord::of(&rotation.conjugate(cube))`, where `g` and `g_inv` are the rotation's
@@ -153,8 +142,14 @@ impl Phase1Space {
                 edges: *edges,
             })
         };
+        let of_corners = |corners: &Corners| {
+            Phase1Coord::of(&Cube3 {
+                corners: *corners,
+                edges: Edges::SOLVED,
+            })
+        };
         let twist_moves = move_table(TWISTS, &moves, corners_with_twist, corner_move, |c| {
-            rank_digits(&c.ori[..7], 3)
+            u64::from(of_corners(c).twist)
         });
         let flip_moves = move_table(FLIPS, &moves, edges_with_flip, edge_move, |e| {
             u64::from(of_edges(e).flip)

@@ -25,14 +25,13 @@ pub enum HeuristicTables {
 }
 
 impl HeuristicTables {
-    /// The tables this heuristic maps, the corner table first.
-    pub fn kinds(self) -> Vec<TableKind> {
-        let other = match self {
+    /// The table this heuristic reads besides the corner table.
+    fn other_kind(self) -> TableKind {
+        match self {
             HeuristicTables::Phase1 => TableKind::Phase1,
             HeuristicTables::Edges7 => TableKind::Edges7,
             HeuristicTables::Edges6 => TableKind::Edges6,
-        };
-        vec![TableKind::Corners, other]
+        }
     }
 
     fn edge_set(self) -> Option<EdgeSet> {
@@ -145,7 +144,7 @@ impl Heuristic {
                     })
                     .collect();
                 Some(EdgePart {
-                    table: open(tables.kinds()[1])?,
+                    table: open(tables.other_kind())?,
                     space: EdgeSpace::with_every_move(set, metric),
                     lookups,
                 })
@@ -164,7 +163,7 @@ impl Heuristic {
                 })
             });
             Some(Phase1Part {
-                table: open(TableKind::Phase1)?,
+                table: open(tables.other_kind())?,
                 space: Phase1Space::new(metric),
                 turns,
                 rotations: rotations.map(|r| (*r.cubies(), r.cubies().inverse())),
