@@ -150,3 +150,26 @@ fn the_dual_move_restriction_keeps_every_optimal_solution() {
         }
     }
 }
+
+/// The dual lookup takes a child's inverse phase-1 value along an axis from its parent where the
+/// child's turn lies in that axis's subgroup: the inverse coordinate must indeed be the same.
+/// Half turns lie in all three subgroups and quarter turns in exactly one.
+#[test]
+fn children_inherit_inverse_coordinates_along_their_turns_axes() {
+    for metric in Metric::BOTH {
+        let heuristic = Heuristic::open(data_dir(), metric, HeuristicTables::Phase1).unwrap();
+        for parent in random_scrambles(metric, 200, 30, 10) {
+            let before = heuristic.inverse_coords(&parent, 0);
+            for (turn, &m) in heuristic.moves().iter().enumerate() {
+                let inherited = heuristic.inherited_axes(turn as u8);
+                let axes = if m.quarter_turns() == 2 { 3 } else { 1 };
+                assert_eq!(inherited.count_ones(), axes, "{m}");
+                let after = heuristic.inverse_coords(&parent.apply(m), 0);
+                for axis in 0..3 {
+                    let same = after.phase1[axis] == before.phase1[axis];
+                    assert!(same || inherited & 1 << axis == 0, "{m} axis {axis}");
+                }
+            }
+        }
+    }
+}

@@ -41,7 +41,7 @@ impl EdgeSet {
         self.pieces
     }
 
-    pub fn len(&self) -> usize {
+    pub const fn len(&self) -> usize {
         self.pieces.len()
     }
 
@@ -50,11 +50,11 @@ impl EdgeSet {
     }
 
     /// Number of slot arrangements, `12! / (12-k)!`.
-    pub fn arrangements(&self) -> u64 {
+    pub const fn arrangements(&self) -> u64 {
         arrangements(12, self.len() as u32)
     }
 
-    pub fn states(&self) -> u64 {
+    pub const fn states(&self) -> u64 {
         self.arrangements() << self.len()
     }
 

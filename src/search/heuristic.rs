@@ -43,6 +43,13 @@ impl HeuristicTables {
     }
 }
 
+/// The phase-1 table values of a node's inverse position, one per axis: what the dual lookup
+/// carries from a node to its children (see [`Heuristic::inherited_axes`]).
+pub type InverseValues = [u8; AXES];
+
+/// The mask of all axes in [`Heuristic::inherited_axes`].
+const ALL_AXES: u8 = (1 << AXES) - 1;
+
 /// Most edge lookups a heuristic makes.
 pub const MAX_EDGE_LOOKUPS: usize = 4;
 /// Phase-1 lookups: one per axis.
@@ -50,11 +57,22 @@ pub const AXES: usize = 3;
 
 /// A search node's coordinates: the corners, and for each other lookup the position's
 /// coordinate seen through that lookup's rotation.
+///
+/// Held in 32 bits each (every space here has fewer than 2^32 states, checked below): the search
+/// keeps hundreds of these per depth, and 40 bytes instead of 64 keep them in fewer cache lines.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Coords {
-    pub corners: u64,
-    pub edges: [u64; MAX_EDGE_LOOKUPS],
+    pub corners: u32,
+    pub edges: [u32; MAX_EDGE_LOOKUPS],
     pub phase1: [Phase1Coord; AXES],
+}
+
+const _: () = assert!(corners::STATES <= 1 << 32 && EDGES7.states() <= 1 << 32);
+
+/// A coordinate of a space smaller than 2^32 (see [`Coords`]).
+#[inline]
+fn narrow(state: u64) -> u32 {
+    state as u32
 }
 
 /// For each turn of `moves`, the number of the turn that does the same to the position seen
@@ -93,6 +111,8 @@ struct Phase1Part {
     /// Per axis, the turns (as a bit mask) in that axis's subgroup, which the coordinate
     /// cannot tell from no move: U, D and the half turns for the U-D axis.
     subgroup: [u32; AXES],
+    /// Per turn, the axes (as a bit mask) whose subgroup holds it.
+    inherited: Vec<u8>,
 }
 
 /// The mapped tables with the move tables that update coordinates, for one metric.
@@ -162,7 +182,15 @@ impl Heuristic {
                     mask | u32::from(inside) << turn
                 })
             });
+            let inherited = (0..moves.len())
+                .map(|turn| {
+                    (0..AXES).fold(0u8, |axes, axis| {
+                        axes | u8::from(subgroup[axis] & 1 << turn != 0) << axis
+                    })
+                })
+                .collect();
             Some(Phase1Part {
+                inherited,
                 table: open(tables.other_kind())?,
                 space: Phase1Space::new(metric),
                 turns,
@@ -196,12 +224,12 @@ impl Heuristic {
 
     pub fn coords(&self, cube: &Cube3) -> Coords {
         let mut c = Coords {
-            corners: corners::rank(&cube.corners),
+            corners: narrow(corners::rank(&cube.corners)),
             ..Coords::default()
         };
         if let Some(part) = &self.edges {
             for (slot, lookup) in c.edges.iter_mut().zip(&part.lookups) {
-                *slot = lookup.ranker.rank(&cube.edges);
+                *slot = narrow(lookup.ranker.rank(&cube.edges));
             }
         }
         if let Some(part) = &self.phase1 {
@@ -212,25 +240,43 @@ impl Heuristic {
         c
     }
 
-    /// The coordinates of `cube`'s inverse position, ranked from `cube` itself.
+    /// The coordinates of `cube`'s inverse position that the dual lookup reads, ranked from
+    /// `cube` itself; the axes in `inherited` (see [`Heuristic::inherited_axes`]) are left out.
     ///
     /// Without the corners: a corner state's table value is its length as a word in the corner
     /// group, which its inverse shares (reverse the word and invert each turn), so the inverse's
     /// corner value is the position's and the dual lookup does not read it.
-    pub fn inverse_coords(&self, cube: &Cube3) -> Coords {
+    pub fn inverse_coords(&self, cube: &Cube3, inherited: u8) -> Coords {
         let mut c = Coords::default();
         if let Some(part) = &self.edges {
             for (slot, lookup) in c.edges.iter_mut().zip(&part.lookups) {
-                *slot = lookup.ranker.rank_of_inverse(&cube.edges);
+                *slot = narrow(lookup.ranker.rank_of_inverse(&cube.edges));
             }
         }
-        if let Some(part) = &self.phase1 {
+        if let Some(part) = self.phase1.as_ref().filter(|_| inherited != ALL_AXES) {
             let inverse = cube.inverse();
-            c.phase1 = part
-                .rotations
-                .map(|(g, g_inv)| Phase1Coord::of_conjugate(&inverse, &g, &g_inv));
+            for (axis, (g, g_inv)) in part.rotations.iter().enumerate() {
+                if inherited & 1 << axis == 0 {
+                    c.phase1[axis] = Phase1Coord::of_conjugate(&inverse, g, g_inv);
+                }
+            }
         }
         c
+    }
+
+    /// The axes (as a bit mask) along which a child reached by `turn` has its parent's inverse
+    /// phase-1 value, so that the dual lookup need not rank or read them.
+    ///
+    /// The phase-1 coordinate of a position `y` is unchanged by any move `h` of the subgroup H
+    /// done before it: `h` turns no corner or edge out of its orientation or out of its layer.
+    /// The inverse of the child `x m` is `m⁻¹` done before `x⁻¹`; so where `m` lies in an
+    /// axis's subgroup, the child's inverse has its parent's coordinate along that axis. Half
+    /// turns lie in all three subgroups, quarter turns in one.
+    #[inline]
+    pub fn inherited_axes(&self, turn: u8) -> u8 {
+        self.phase1
+            .as_ref()
+            .map_or(0, |part| part.inherited[usize::from(turn)])
     }
 
     /// Whether `c` is the solved position's coordinates. Only when
@@ -249,12 +295,12 @@ impl Heuristic {
     #[inline]
     pub fn apply(&self, c: &Coords, turn: usize) -> Coords {
         let mut next = Coords {
-            corners: self.corner_space.apply(c.corners, turn),
+            corners: narrow(self.corner_space.apply(c.corners.into(), turn)),
             ..Coords::default()
         };
         if let Some(part) = &self.edges {
             for (i, lookup) in part.lookups.iter().enumerate() {
-                next.edges[i] = part.space.apply(c.edges[i], lookup.turns[turn]);
+                next.edges[i] = narrow(part.space.apply(c.edges[i].into(), lookup.turns[turn]));
             }
         }
         if let Some(part) = &self.phase1 {
@@ -277,11 +323,11 @@ impl Heuristic {
     #[inline]
     fn entry_of(&self, c: &Coords, i: usize) -> (&Table, u64) {
         if i == 0 {
-            return (&self.corner_table, c.corners);
+            return (&self.corner_table, c.corners.into());
         }
         match (&self.phase1, &self.edges) {
             (Some(part), _) => (&part.table, c.phase1[i - 1].index()),
-            (None, Some(part)) => (&part.table, c.edges[i - 1]),
+            (None, Some(part)) => (&part.table, c.edges[i - 1].into()),
             (None, None) => unreachable!("lookup {i} of a corners-only heuristic"),
         }
     }
@@ -310,11 +356,13 @@ impl Heuristic {
     }
 
     /// Prefetches the entries that [`Heuristic::dual_moves`] reads for `inverse` (all but the
-    /// corners, see [`Heuristic::inverse_coords`]).
+    /// corners and the `inherited` axes, see [`Heuristic::inverse_coords`]).
     #[inline]
-    pub fn prefetch_inverse(&self, inverse: &Coords) {
+    pub fn prefetch_inverse(&self, inverse: &Coords, inherited: u8) {
         for i in 1..self.lookups() {
-            self.prefetch_lookup(inverse, i);
+            if self.phase1.is_none() || inherited & 1 << (i - 1) == 0 {
+                self.prefetch_lookup(inverse, i);
+            }
         }
     }
 
@@ -322,10 +370,10 @@ impl Heuristic {
     /// tables are small enough to stay in cache).
     #[inline]
     pub fn prefetch_moves(&self, c: &Coords) {
-        self.corner_space.prefetch_row(c.corners);
+        self.corner_space.prefetch_row(c.corners.into());
         if let Some(part) = &self.edges {
             for &e in &c.edges[..part.lookups.len()] {
-                part.space.prefetch_row(e);
+                part.space.prefetch_row(e.into());
             }
         }
     }
@@ -348,17 +396,29 @@ impl Heuristic {
     /// inverse position, `inverse`, exceeds the budget; otherwise the moves (as a bit mask) that
     /// may follow the child.
     ///
+    /// `values` holds the parent's inverse phase-1 values on entry, and the child's on return:
+    /// those of the `inherited` axes are kept, the others read for `inverse`.
+    ///
     /// Where a phase-1 bound of the inverse is tight, the next move cannot lie in that axis's
     /// subgroup H. The rest `w` of a solution through the child is the inverse position itself.
     /// If `w` began with a move `m` of H, the inverse followed by `w` without `m`, reversed,
     /// would be `m`, inside H, one move short of `w`: so H is nearer than the bound says.
     /// (Michael Reid's and Tomas Rokicki's observation; it shrinks the branching factor most
     /// where the search spends most of its time, next to the bound.)
-    pub fn dual_moves(&self, inverse: &Coords, budget: u8) -> Option<u32> {
+    pub fn dual_moves(
+        &self,
+        inverse: &Coords,
+        inherited: u8,
+        values: &mut InverseValues,
+        budget: u8,
+    ) -> Option<u32> {
         let mut allowed = u32::MAX;
         if let Some(part) = &self.phase1 {
-            for (axis, p) in inverse.phase1.iter().enumerate() {
-                let value = part.table.nibble(p.index());
+            for (axis, value) in values.iter_mut().enumerate() {
+                if inherited & 1 << axis == 0 {
+                    *value = part.table.nibble(inverse.phase1[axis].index());
+                }
+                let value = *value;
                 if value > budget {
                     return None;
                 }
@@ -369,12 +429,19 @@ impl Heuristic {
         }
         if let Some(part) = &self.edges {
             for &e in &inverse.edges[..part.lookups.len()] {
-                if part.table.nibble(e) > budget {
+                if part.table.nibble(e.into()) > budget {
                     return None;
                 }
             }
         }
         Some(allowed)
+    }
+
+    /// The inverse phase-1 values of `cube`, all read: where the dual lookup starts, at the root.
+    pub fn inverse_values(&self, cube: &Cube3) -> InverseValues {
+        let mut values = InverseValues::default();
+        let _ = self.dual_moves(&self.inverse_coords(cube, 0), 0, &mut values, u8::MAX);
+        values
     }
 
     /// The full heuristic value of `c`.
