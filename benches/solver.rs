@@ -1,7 +1,8 @@
 //! The optimal 3x3 solver: node rate and time to solve fixed positions of optimal lengths 12 to
 //! 16 (HTM), with the default tables (corners and the phase-1 table along three axes), with and
-//! without the dual lookup. scripts/bench-solver.sh times the same positions as whole runs and
-//! compares the heuristics.
+//! without the dual lookup, and the node rate with Korf's tables (corners and two 6-edge sets,
+//! direct lookup; lengths 12 to 15, as 16 takes minutes). scripts/bench-solver.sh times the same
+//! positions as whole runs in more configurations.
 //!
 //! Reads the tables from `$CUBELAB_DATA` (default `data/`); build them first with
 //! `cargo run --release --bin gen-tables`. Without them the benchmark says so and measures
@@ -25,9 +26,33 @@ const POSITIONS: [&str; 5] = [
 ];
 
 fn solver_benches(c: &mut Criterion) {
+    bench_tables(
+        c,
+        HeuristicTables::Phase1,
+        "corners + 3 x phase1",
+        &POSITIONS,
+        &[true, false],
+    );
+    bench_tables(
+        c,
+        HeuristicTables::Edges6,
+        "corners + 2 x edges6",
+        &POSITIONS[..4],
+        &[false],
+    );
+}
+
+/// Benchmarks the solver with `tables` on `positions`, with the dual lookup on or off as listed.
+fn bench_tables(
+    c: &mut Criterion,
+    tables: HeuristicTables,
+    name: &str,
+    positions: &[&str],
+    duals: &[bool],
+) {
     let dir =
         std::env::var_os("CUBELAB_DATA").map_or_else(|| "data".into(), std::path::PathBuf::from);
-    let heuristic = match Heuristic::open(&dir, Metric::Htm, HeuristicTables::Phase1) {
+    let heuristic = match Heuristic::open(&dir, Metric::Htm, tables) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("solver benchmark skipped: {e}");
@@ -35,13 +60,13 @@ fn solver_benches(c: &mut Criterion) {
         }
     };
     let solver = Solver::new(heuristic);
-    let mut group = c.benchmark_group("3x3 optimal solving (HTM, corners + 3 x phase1)");
+    let mut group = c.benchmark_group(format!("3x3 optimal solving (HTM, {name})"));
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    for text in POSITIONS {
+    for &text in positions {
         let cube = Cube3::from_moves(&parse_moves(text).expect("valid"));
-        for dual in [true, false] {
+        for &dual in duals {
             let limits = SearchLimits {
                 dual,
                 ..SearchLimits::default()

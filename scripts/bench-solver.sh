@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Times the optimal 3x3 solver as whole runs on fixed positions of optimal lengths 12 to 16
-# (HTM): the default heuristic (corners and the phase-1 table along three axes) with and without
-# the dual lookup, and Korf's (corners and two 7-edge sets) with it. Prints a markdown table:
-# length, heuristic, lookup, nodes, seconds (search only, from --json) and nodes per second.
+# (HTM), in five configurations: the default heuristic (corners and the phase-1 table along
+# three axes) with and without the dual lookup, Korf's tables (corners and two 6-edge sets) with
+# and without it, and corners with two 7-edge sets with it. Prints a markdown table per run
+# (length, tables, lookup, nodes, seconds of search from --json, nodes per second) and then the
+# node rate of each configuration over all its positions (total nodes / total seconds).
 # Usage: scripts/bench-solver.sh          (tables from $CUBELAB_DATA, default data/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,12 +17,15 @@ positions=(
   "B2 R' U F2 L' D R2 B' U' L2 F D' R U2 B"
   "R U' F2 D L' B R2 U F' L D2 B' R U2 F D'"
 )
+configs=("phase1 dual" "phase1 direct" "edges6 dual" "edges6 direct" "edges7 dual")
+runs=$(mktemp)
+trap 'rm -f "$runs"' EXIT
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 echo
 echo "| position | length | tables | lookup | nodes | seconds | nodes/s |"
 echo "|---|---|---|---|---|---|---|"
 for position in "${positions[@]}"; do
-  for config in "phase1 dual" "phase1 direct" "edges7 dual"; do
+  for config in "${configs[@]}"; do
     read -r tables lookup <<<"$config"
     flag=()
     [ "$lookup" = direct ] && flag=(--no-dual)
@@ -28,9 +33,24 @@ for position in "${positions[@]}"; do
       python3 -c "$(cat <<'PY'
 import json, sys
 t = json.loads(sys.stdin.read())
-tables, lookup = sys.argv[1:]
+tables, lookup, runs = sys.argv[1:]
 print(f"| `{t['input']}` | {t['length']} | {tables} | {lookup} | {t['nodes']:,} | {t['seconds']:.2f} | {t['nodes'] / t['seconds'] / 1e6:.1f} M |")
+with open(runs, "a") as f:
+    f.write(f"{tables} {lookup} {t['nodes']} {t['seconds']}\n")
 PY
-)" "$tables" "$lookup"
+)" "$tables" "$lookup" "$runs"
   done
 done
+echo
+echo "| tables | lookup | nodes, all positions | seconds | nodes/s |"
+echo "|---|---|---|---|---|"
+python3 - "$runs" <<'PY'
+import sys
+totals = {}
+for line in open(sys.argv[1]):
+    tables, lookup, nodes, seconds = line.split()
+    n, s = totals.get((tables, lookup), (0, 0.0))
+    totals[(tables, lookup)] = (n + int(nodes), s + float(seconds))
+for (tables, lookup), (n, s) in totals.items():
+    print(f"| {tables} | {lookup} | {n:,} | {s:.2f} | {n / s / 1e6:.1f} M |")
+PY
