@@ -147,7 +147,7 @@ impl Heuristic {
     ) -> Result<Heuristic, TableError> {
         let open = |kind| {
             let table = Table::open(dir, TableId::new(kind, metric), Verify::IfNew)?;
-            table.prefault();
+            table.keep_resident();
             Ok::<Table, TableError>(table)
         };
         let corner_table = open(TableKind::Corners)?;
