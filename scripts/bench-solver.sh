@@ -18,6 +18,15 @@ positions=(
   "R U' F2 D L' B R2 U F' L D2 B' R U2 F D'"
 )
 configs=("phase1 dual" "phase1 direct" "edges6 dual" "edges6 direct" "edges7 dual")
+# Start from tables read afresh: pages the page cache holds in 4 KiB folios stay mapped in
+# 4 KiB pages, which slows the search by up to 2x (docs/decisions.md, session 3).
+python3 - "$data" <<'PY'
+import glob, os, sys
+for path in glob.glob(os.path.join(sys.argv[1], "*.tbl")):
+    fd = os.open(path, os.O_RDONLY)
+    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    os.close(fd)
+PY
 runs=$(mktemp)
 trap 'rm -f "$runs"' EXIT
 echo "Machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"

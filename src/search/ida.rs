@@ -171,11 +171,88 @@ struct Shared {
 /// Nodes between two looks at the clock and at the other threads.
 const CHECK_INTERVAL: u64 = 1 << 16;
 
-/// One subtree's depth-first search.
-struct Walk<'a> {
+/// What every subtree of an iteration reads, and the steps that take a node to its children.
+#[derive(Clone, Copy)]
+struct Context<'a> {
     heuristic: &'a Heuristic,
     canonical: &'a Canonical,
     shared: &'a Shared,
+}
+
+impl Context<'_> {
+    /// Generates the children of `node` by its allowed moves into `out` and prefetches their
+    /// table entries; returns how many there are.
+    #[inline]
+    fn generate(&self, node: &Node, out: &mut [Child]) -> usize {
+        let mut count = 0;
+        let mut mask = node.allowed;
+        while mask != 0 {
+            let turn = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let coords = self.heuristic.apply(&node.coords, turn);
+            self.heuristic.prefetch(&coords);
+            out[count] = Child {
+                turn: turn as u8,
+                coords,
+            };
+            count += 1;
+        }
+        count
+    }
+
+    /// `child` of `parent` as a node of its own, once the direct lookup keeps it: its canonical
+    /// next moves, its parent's inverse values (for [`Context::dual`] to update) and its cubies.
+    /// When nothing reads the cubies (no dual lookup, and coordinates that determine the
+    /// position) the parent's are passed along unchanged rather than computed at every node.
+    #[inline]
+    fn node(&self, parent: &Node, child: &Child) -> Node {
+        let cube = if self.shared.cubies {
+            parent
+                .cube
+                .apply(self.heuristic.moves()[usize::from(child.turn)])
+        } else {
+            parent.cube
+        };
+        let history = Canonical::after(parent.history, usize::from(child.turn));
+        Node {
+            turn: child.turn,
+            coords: child.coords,
+            cube,
+            history,
+            allowed: self.canonical.allowed[history],
+            inverse_values: parent.inverse_values,
+        }
+    }
+
+    /// The coordinates of `node`'s inverse position that the dual lookup reads.
+    #[inline]
+    fn inverse(&self, node: &Node) -> Coords {
+        let inherited = self.heuristic.inherited_axes(node.turn);
+        self.heuristic.inverse_coords(&node.cube, inherited)
+    }
+
+    /// The dual lookup of `node`, whose inverse coordinates are `inverse`: false if it prunes
+    /// the node; otherwise it narrows the node's next moves and records its inverse values.
+    #[inline]
+    fn dual(&self, node: &mut Node, inverse: &Coords, budget: u8) -> bool {
+        let inherited = self.heuristic.inherited_axes(node.turn);
+        let values = &mut node.inverse_values;
+        match self
+            .heuristic
+            .dual_moves(inverse, inherited, values, budget)
+        {
+            Some(moves) => {
+                node.allowed &= moves;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// One subtree's depth-first search.
+struct Walk<'a> {
+    context: Context<'a>,
     index: usize,
     nodes: u64,
     next_check: u64,
@@ -185,63 +262,29 @@ struct Walk<'a> {
     frames: Vec<Frame>,
 }
 
-/// The cubies of the child of `cube` reached by `turn`. When nothing reads them (no dual
-/// lookup, and coordinates that determine the position) the parent's are passed along unchanged
-/// rather than computed at every kept node.
-#[inline]
-fn child_cube(shared: &Shared, heuristic: &Heuristic, cube: &Cube3, turn: u8) -> Cube3 {
-    if shared.cubies {
-        cube.apply(heuristic.moves()[usize::from(turn)])
-    } else {
-        *cube
-    }
-}
-
-/// Generates the children of `coords` by the moves in `allowed` into `out` and prefetches their
-/// table entries; returns how many there are.
-#[inline]
-fn generate(heuristic: &Heuristic, coords: &Coords, allowed: u32, out: &mut [Child]) -> usize {
-    let mut count = 0;
-    let mut mask = allowed;
-    while mask != 0 {
-        let turn = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        let child = heuristic.apply(coords, turn);
-        heuristic.prefetch(&child);
-        out[count] = Child {
-            turn: turn as u8,
-            coords: child,
-        };
-        count += 1;
-    }
-    count
-}
-
 impl Walk<'_> {
     fn stopped(&self) -> bool {
-        self.shared.aborted.load(Relaxed)
-            || (!self.shared.all && self.shared.first_found.load(Relaxed) < self.index)
+        let shared = self.context.shared;
+        shared.aborted.load(Relaxed)
+            || (!shared.all && shared.first_found.load(Relaxed) < self.index)
     }
 
     /// Whether `node`, at the bound, is the solved position.
     fn is_goal(&self, node: &Node) -> bool {
-        self.heuristic.is_goal(&node.coords) && (!self.shared.cubies || node.cube.is_solved())
+        let Context {
+            heuristic, shared, ..
+        } = self.context;
+        heuristic.is_goal(&node.coords) && (!shared.cubies || node.cube.is_solved())
     }
 
     /// Searches the subtree below `node` at depth `g`; true once a solution is found and only
     /// one is wanted.
     fn search(&mut self, node: &Node, g: u8) -> bool {
-        if g == self.shared.bound {
+        if g == self.context.shared.bound {
             return self.found(node);
         }
-        let depth = usize::from(g);
-        let frame = &mut self.frames[depth];
-        frame.child_count = generate(
-            self.heuristic,
-            &node.coords,
-            node.allowed,
-            &mut frame.children,
-        );
+        let frame = &mut self.frames[usize::from(g)];
+        frame.child_count = self.context.generate(node, &mut frame.children);
         self.expand(node, g)
     }
 
@@ -249,7 +292,7 @@ impl Walk<'_> {
     fn found(&mut self, node: &Node) -> bool {
         if self.is_goal(node) {
             self.solutions.push(self.path.clone());
-            return !self.shared.all;
+            return !self.context.shared.all;
         }
         false
     }
@@ -269,7 +312,8 @@ impl Walk<'_> {
                 return false;
             }
         }
-        let (heuristic, shared) = (self.heuristic, self.shared);
+        let context = self.context;
+        let (heuristic, shared) = (context.heuristic, context.shared);
         let bound = shared.bound;
         let budget = bound - g - 1;
         let depth = usize::from(g);
@@ -279,40 +323,25 @@ impl Walk<'_> {
         self.nodes += frame.child_count as u64;
         let mut kept = 0;
         for i in 0..frame.child_count {
-            let Child { turn, coords } = frame.children[i];
-            if heuristic.bound(&coords, budget) > budget {
+            let child = &frame.children[i];
+            if heuristic.bound(&child.coords, budget) > budget {
                 continue;
             }
-            let cube = child_cube(shared, heuristic, &node.cube, turn);
+            let child = context.node(node, child);
             if shared.dual {
-                let inherited = heuristic.inherited_axes(turn);
-                let inverse = heuristic.inverse_coords(&cube, inherited);
-                heuristic.prefetch_inverse(&inverse, inherited);
+                let inverse = context.inverse(&child);
+                heuristic.prefetch_inverse(&inverse, heuristic.inherited_axes(child.turn));
                 frame.inverses[kept] = inverse;
             }
-            heuristic.prefetch_moves(&coords);
-            let history = Canonical::after(node.history, usize::from(turn));
-            frame.kept[kept] = Node {
-                turn,
-                coords,
-                cube,
-                history,
-                allowed: self.canonical.allowed[history],
-                inverse_values: node.inverse_values,
-            };
+            heuristic.prefetch_moves(&child.coords);
+            frame.kept[kept] = child;
             kept += 1;
         }
         // The dual lookup drops kept children or narrows their next moves.
         let mut entered = 0;
         for k in 0..kept {
-            if shared.dual {
-                let child = &mut frame.kept[k];
-                let inherited = heuristic.inherited_axes(child.turn);
-                let values = &mut child.inverse_values;
-                match heuristic.dual_moves(&frame.inverses[k], inherited, values, budget) {
-                    Some(moves) => child.allowed &= moves,
-                    None => continue,
-                }
+            if shared.dual && !context.dual(&mut frame.kept[k], &frame.inverses[k], budget) {
+                continue;
             }
             frame.kept[entered] = frame.kept[k];
             entered += 1;
@@ -320,13 +349,8 @@ impl Walk<'_> {
         // Generate ahead the children of every entered child that is not a leaf.
         if g + 1 < bound {
             for k in 0..entered {
-                let child = &frame.kept[k];
-                frame.grandchild_counts[k] = generate(
-                    heuristic,
-                    &child.coords,
-                    child.allowed,
-                    &mut frame.grandchildren[k],
-                );
+                let count = context.generate(&frame.kept[k], &mut frame.grandchildren[k]);
+                frame.grandchild_counts[k] = count;
             }
         }
         for k in 0..entered {
@@ -358,9 +382,10 @@ impl Walk<'_> {
     }
 
     fn check_deadline(&self) -> bool {
-        if let Some(deadline) = self.shared.deadline {
+        let shared = self.context.shared;
+        if let Some(deadline) = shared.deadline {
             if Instant::now() >= deadline {
-                self.shared.aborted.store(true, Relaxed);
+                shared.aborted.store(true, Relaxed);
             }
         }
         self.stopped()
@@ -556,9 +581,11 @@ impl Solver {
         frames: Vec<Frame>,
     ) -> Walk<'a> {
         Walk {
-            heuristic: &self.heuristic,
-            canonical: &self.canonical,
-            shared,
+            context: Context {
+                heuristic: &self.heuristic,
+                canonical: &self.canonical,
+                shared,
+            },
             index,
             nodes: 0,
             next_check: 0,
@@ -580,37 +607,23 @@ impl Walk<'_> {
             });
             return;
         }
-        let (heuristic, shared) = (self.heuristic, self.shared);
-        let budget = shared.bound - g - 1;
+        let context = self.context;
+        let budget = context.shared.bound - g - 1;
         let mut children = [Child::default(); MAX_MOVES];
-        let count = generate(heuristic, &node.coords, node.allowed, &mut children);
+        let count = context.generate(node, &mut children);
         self.nodes += count as u64;
-        for &Child { turn, coords } in &children[..count] {
-            if heuristic.bound(&coords, budget) > budget {
+        for child in &children[..count] {
+            if context.heuristic.bound(&child.coords, budget) > budget {
                 continue;
             }
-            let cube = child_cube(shared, heuristic, &node.cube, turn);
-            let history = Canonical::after(node.history, usize::from(turn));
-            let mut allowed = self.canonical.allowed[history];
-            let mut inverse_values = node.inverse_values;
-            if shared.dual {
-                let inherited = heuristic.inherited_axes(turn);
-                let inverse = heuristic.inverse_coords(&cube, inherited);
-                let values = &mut inverse_values;
-                match heuristic.dual_moves(&inverse, inherited, values, budget) {
-                    Some(moves) => allowed &= moves,
-                    None => continue,
+            let mut child = context.node(node, child);
+            if context.shared.dual {
+                let inverse = context.inverse(&child);
+                if !context.dual(&mut child, &inverse, budget) {
+                    continue;
                 }
             }
-            let child = Node {
-                turn,
-                coords,
-                cube,
-                history,
-                allowed,
-                inverse_values,
-            };
-            self.path.push(turn);
+            self.path.push(child.turn);
             self.collect_prefixes(&child, g + 1, split, out);
             self.path.pop();
         }
