@@ -311,6 +311,11 @@ impl Table {
             path: path.to_path_buf(),
             source,
         })?;
+        // Asked before any byte is read: once a fault has read part of the file in 4 KiB
+        // folios, this kernel's readahead keeps to them for the whole file, and the table is
+        // then never mapped in 2 MiB pages (see `keep_resident`).
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
         if map.len() < PREFIX || map[..8] != MAGIC {
             return Err(TableError::BadMagic {
                 path: path.to_path_buf(),
@@ -390,13 +395,14 @@ impl Table {
         self.map.len() as u64
     }
 
-    /// Prepares the table for a search, which reads it at random. All three steps are hints:
-    /// where the system refuses one, pages still map in on demand.
+    /// Prepares the table for a search, which reads it at random. Both steps are hints: where
+    /// the system refuses one, pages still map in on demand.
     ///
-    /// - Ask for 2 MiB pages (`MADV_HUGEPAGE`): on kernels whose file system keeps large folios
-    ///   (ext4 since Linux 6.16) pages read in from now on are mapped 2 MiB at a time, and the
-    ///   search then misses the TLB far less (without the dual lookup, 5.6 s against 8–13 s at
-    ///   depth 16 when most of the phase-1 table sat in 4 KiB pages).
+    /// Every table is mapped with `MADV_HUGEPAGE` (in [`Table::open_file`]): on kernels whose
+    /// file system keeps large folios (ext4 since Linux 6.16) its pages are read in and mapped
+    /// 2 MiB at a time, and the search then misses the TLB far less (without the dual lookup,
+    /// 5.6 s against 8–13 s at depth 16 when most of the phase-1 table sat in 4 KiB pages).
+    ///
     /// - Map every page in now (`MADV_POPULATE_READ`): a first visit would be a page fault (for
     ///   the 1 GiB phase-1 table that doubled the time of short searches).
     /// - Lock the pages in memory (`mlock`) until the table is dropped: a virtual machine whose
@@ -404,10 +410,7 @@ impl Table {
     ///   second) would otherwise take pages away in mid-search, to be read from disk again.
     pub fn keep_resident(&self) {
         #[cfg(target_os = "linux")]
-        {
-            let _ = self.map.advise(memmap2::Advice::HugePage);
-            let _ = self.map.advise(memmap2::Advice::PopulateRead);
-        }
+        let _ = self.map.advise(memmap2::Advice::PopulateRead);
         #[cfg(unix)]
         let _ = self.map.lock();
     }
