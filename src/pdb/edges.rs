@@ -69,28 +69,27 @@ impl EdgeSet {
         for (slot, &piece) in edges.perm.iter().enumerate() {
             where_is[piece as usize] = slot as u8;
         }
-        let k = self.len();
-        let mut slots = [0u8; 12];
-        let mut flips = [0u8; 12];
-        for (i, &piece) in self.pieces.iter().enumerate() {
+        self.placement(|piece| {
             let slot = where_is[piece as usize];
-            slots[i] = slot;
-            flips[i] = edges.ori[slot as usize];
-        }
-        rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
+            (slot, edges.ori[slot as usize])
+        })
+        .index()
     }
 
     /// `self.rank(&inverse.edges)` for the inverse of the position `edges` belongs to, read
     /// straight from `edges`: in `s⁻¹`, piece `p` sits in slot `s.perm[p]` with flip `s.ori[p]`.
     pub fn rank_of_inverse(&self, edges: &Edges) -> u64 {
-        let k = self.len();
-        let mut slots = [0u8; 12];
-        let mut flips = [0u8; 12];
+        self.placement(|piece| (edges.perm[piece as usize], edges.ori[piece as usize]))
+            .index()
+    }
+
+    /// The tracked pieces' placement, given for each piece the slot it occupies and its flip.
+    fn placement(&self, locate: impl Fn(u8) -> (u8, u8)) -> Placement {
+        let mut placement = Placement::new(self.len());
         for (i, &piece) in self.pieces.iter().enumerate() {
-            slots[i] = edges.perm[piece as usize];
-            flips[i] = edges.ori[piece as usize];
+            (placement.slots[i], placement.flips[i]) = locate(piece);
         }
-        rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
+        placement
     }
 
     /// The index of the edges *outside* a symmetric copy of this set: the tracked set of `cube`
@@ -120,6 +119,31 @@ impl EdgeSet {
             edges.perm[slot as usize] = piece;
         }
         edges
+    }
+}
+
+/// Where the tracked pieces of an edge set are: for each, in the set's order, its slot and its
+/// flip there: what the index is ranked from.
+#[derive(Clone, Copy, Debug)]
+struct Placement {
+    len: usize,
+    slots: [u8; 12],
+    flips: [u8; 12],
+}
+
+impl Placement {
+    fn new(len: usize) -> Placement {
+        Placement {
+            len,
+            slots: [0; 12],
+            flips: [0; 12],
+        }
+    }
+
+    /// The table index: the slots' arrangement rank, then one flip bit per piece.
+    fn index(&self) -> u64 {
+        let k = self.len;
+        rank_arrangement(&self.slots[..k], 12) << k | rank_digits(&self.flips[..k], 2)
     }
 }
 
@@ -167,34 +191,111 @@ impl ConjugateRanker {
 
     /// Equals `self.set.rank(&rotation.conjugate(cube).edges)`.
     pub fn rank(&self, edges: &Edges) -> u64 {
-        let mut where_is = [0u8; 12];
-        for (slot, &piece) in edges.perm.iter().enumerate() {
-            where_is[piece as usize] = slot as u8;
-        }
-        self.rank_from(|piece| {
-            let slot = where_is[piece as usize];
-            (slot, edges.ori[slot as usize])
-        })
+        self.placement(edges).index()
     }
 
     /// `self.rank` of the inverse of the position `edges` belongs to, read from `edges` (see
     /// [`EdgeSet::rank_of_inverse`]).
     pub fn rank_of_inverse(&self, edges: &Edges) -> u64 {
-        self.rank_from(|piece| (edges.perm[piece as usize], edges.ori[piece as usize]))
+        self.placement_of_inverse(edges).index()
     }
 
-    /// Ranks given, for each piece, the slot it occupies and its flip there.
-    #[inline]
-    fn rank_from(&self, locate: impl Fn(u8) -> (u8, u8)) -> u64 {
-        let k = self.set.len();
-        let mut slots = [0u8; 12];
-        let mut flips = [0u8; 12];
-        for i in 0..k {
-            let (j, flip) = locate(self.source[i]);
-            slots[i] = self.slot[j as usize];
-            flips[i] = (self.piece_flip[i] + flip + self.slot_flip[j as usize]) & 1;
+    /// The tracked pieces' placement in the conjugated inverse position.
+    fn placement_of_inverse(&self, edges: &Edges) -> Placement {
+        self.placement_from(|piece| (edges.perm[piece as usize], edges.ori[piece as usize]))
+    }
+
+    /// The tracked pieces' placement in the conjugated position.
+    fn placement(&self, edges: &Edges) -> Placement {
+        let mut where_is = [0u8; 12];
+        for (slot, &piece) in edges.perm.iter().enumerate() {
+            where_is[piece as usize] = slot as u8;
         }
-        rank_arrangement(&slots[..k], 12) << k | rank_digits(&flips[..k], 2)
+        self.placement_from(|piece| {
+            let slot = where_is[piece as usize];
+            (slot, edges.ori[slot as usize])
+        })
+    }
+
+    /// The placement given, for each piece of the unconjugated position, its slot and flip.
+    #[inline]
+    fn placement_from(&self, locate: impl Fn(u8) -> (u8, u8)) -> Placement {
+        let mut placement = Placement::new(self.set.len());
+        for i in 0..self.set.len() {
+            let (j, flip) = locate(self.source[i]);
+            placement.slots[i] = self.slot[j as usize];
+            placement.flips[i] = (self.piece_flip[i] + flip + self.slot_flip[j as usize]) & 1;
+        }
+        placement
+    }
+}
+
+/// How the slots of `pieces` tracked edges move: per slot arrangement and per column move, the
+/// new arrangement and the flips the pieces gain, `entry = new arrangement << 7 | flip mask`
+/// (the flip a move gives a piece depends on the slot it lands in). A state of the part is
+/// `arrangement << pieces | flips`, so all `2^pieces` flip values of an arrangement share a row.
+struct SlotMoves {
+    pieces: usize,
+    columns: usize,
+    table: Vec<u32>,
+}
+
+impl SlotMoves {
+    fn new(pieces: usize, columns: &[Move]) -> SlotMoves {
+        // A move only needs to act on the tracked pieces: `lands[m][s]` is the slot the piece in
+        // slot `s` moves to, `flips[m][s]` the flip it gains landing in slot `s`.
+        let mut lands = [[0u8; 12]; Move::COUNT];
+        let mut flips = [[0u8; 12]; Move::COUNT];
+        for m in Move::all() {
+            let edges = Cube3::of_move(m).edges;
+            for (to, &from) in edges.perm.iter().enumerate() {
+                lands[m.index()][from as usize] = to as u8;
+            }
+            flips[m.index()] = edges.ori;
+        }
+        // State: the tracked pieces' slots and flips, starting unflipped so that the flips
+        // after a move are exactly the entry's mask.
+        let table = move_table(
+            arrangements(12, pieces as u32),
+            columns,
+            |a| {
+                let mut placement = Placement::new(pieces);
+                unrank_arrangement(a, 12, &mut placement.slots[..pieces]);
+                placement
+            },
+            |from: &Placement, m: Move| {
+                let mut moved = Placement::new(pieces);
+                for i in 0..pieces {
+                    let to = lands[m.index()][from.slots[i] as usize];
+                    moved.slots[i] = to;
+                    moved.flips[i] = flips[m.index()][to as usize];
+                }
+                moved
+            },
+            |moved| {
+                rank_arrangement(&moved.slots[..pieces], 12) << FLIP_BITS
+                    | rank_digits(&moved.flips[..pieces], 2)
+            },
+        );
+        SlotMoves {
+            pieces,
+            columns: columns.len(),
+            table,
+        }
+    }
+
+    #[inline]
+    fn prefetch_row(&self, state: u64) {
+        crate::space::prefetch(&self.table, (state >> self.pieces) as usize * self.columns);
+    }
+
+    /// The part state reached from `state` by the move of column `column`.
+    #[inline]
+    fn apply(&self, state: u64, column: usize) -> u64 {
+        let k = self.pieces;
+        let entry = self.table[(state >> k) as usize * self.columns + column];
+        let flips = state & ((1 << k) - 1);
+        u64::from(entry >> FLIP_BITS) << k | (flips ^ u64::from(entry & ((1 << FLIP_BITS) - 1)))
     }
 }
 
@@ -205,20 +306,18 @@ pub struct EdgeSpace {
     /// For each move of `moves`: its column in the slot move table, and whether that column's
     /// turn is done twice (a half turn in a table of quarter turns).
     plan: Vec<(usize, bool)>,
-    columns: usize,
-    /// `arrangement * columns + column` -> new arrangement << 7 | flip mask.
-    slot_moves: Vec<u32>,
+    slots: SlotMoves,
 }
 
 impl EdgeSpace {
-    /// The compact form: a table of the 12 quarter turns, half turns done as two. The table
-    /// builds use it to stay within their memory goal.
+    /// The compact form: a table of the 12 quarter turns, half turns done as two (for 7 edges,
+    /// 192 MB instead of 287 MB). The table builds use it to stay within their memory goal.
     pub fn new(set: EdgeSet, metric: Metric) -> EdgeSpace {
         EdgeSpace::with_columns(set, metric, Metric::Qtm.generators(&Face::ALL))
     }
 
     /// The fast form: a column for every move of `metric`, so each move is one lookup and all
-    /// children of a state read the same row (for 7 edges in HTM, 287 MB instead of 192 MB).
+    /// children of a state read the same row.
     pub fn with_every_move(set: EdgeSet, metric: Metric) -> EdgeSpace {
         EdgeSpace::with_columns(set, metric, metric.generators(&Face::ALL))
     }
@@ -237,56 +336,12 @@ impl EdgeSpace {
                 }
             })
             .collect();
-        let k = set.len();
-        // A move only needs to act on the tracked pieces: `lands[m][s]` is the slot the piece in
-        // slot `s` moves to, `flips[m][s]` the flip it gains landing in slot `s`.
-        let mut lands = [[0u8; 12]; Move::COUNT];
-        let mut flips = [[0u8; 12]; Move::COUNT];
-        for m in Move::all() {
-            let edges = Cube3::of_move(m).edges;
-            for (to, &from) in edges.perm.iter().enumerate() {
-                lands[m.index()][from as usize] = to as u8;
-            }
-            flips[m.index()] = edges.ori;
-        }
-        // State: the tracked pieces' slots and flips, starting unflipped so that the flips
-        // after a move are exactly the entry's mask.
-        let slot_moves = move_table(
-            set.arrangements(),
-            &columns,
-            |a| {
-                let mut slots = [0u8; 12];
-                unrank_arrangement(a, 12, &mut slots[..k]);
-                (slots, [0u8; 12])
-            },
-            |(slots, _): &([u8; 12], [u8; 12]), m: Move| {
-                let mut moved = ([0u8; 12], [0u8; 12]);
-                for i in 0..k {
-                    let to = lands[m.index()][slots[i] as usize];
-                    moved.0[i] = to;
-                    moved.1[i] = flips[m.index()][to as usize];
-                }
-                moved
-            },
-            |(slots, flips)| {
-                rank_arrangement(&slots[..k], 12) << FLIP_BITS | rank_digits(&flips[..k], 2)
-            },
-        );
         EdgeSpace {
             set,
             moves,
             plan,
-            columns: columns.len(),
-            slot_moves,
+            slots: SlotMoves::new(set.len(), &columns),
         }
-    }
-
-    #[inline]
-    fn column(&self, state: u64, column: usize) -> u64 {
-        let k = self.set.len();
-        let entry = self.slot_moves[(state >> k) as usize * self.columns + column];
-        let flips = state & ((1 << k) - 1);
-        u64::from(entry >> FLIP_BITS) << k | (flips ^ u64::from(entry & ((1 << FLIP_BITS) - 1)))
     }
 
     pub fn set(&self) -> EdgeSet {
@@ -296,8 +351,7 @@ impl EdgeSpace {
     /// Prefetches the move-table row that moves from `state` read.
     #[inline]
     pub fn prefetch_row(&self, state: u64) {
-        let row = (state >> self.set.len()) as usize * self.columns;
-        crate::space::prefetch(&self.slot_moves, row);
+        self.slots.prefetch_row(state);
     }
 
     pub fn moves(&self) -> &[Move] {
@@ -313,9 +367,9 @@ impl MoveSpace for EdgeSpace {
     #[inline]
     fn apply(&self, state: u64, turn: usize) -> u64 {
         let (column, twice) = self.plan[turn];
-        let once = self.column(state, column);
+        let once = self.slots.apply(state, column);
         if twice {
-            self.column(once, column)
+            self.slots.apply(once, column)
         } else {
             once
         }
