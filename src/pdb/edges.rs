@@ -348,6 +348,14 @@ impl EdgeSpace {
         self.set
     }
 
+    /// [`MoveSpace::apply`] for a space made by [`EdgeSpace::with_every_move`], whose move
+    /// `turn` is column `turn`: the search's form, with no plan to consult.
+    #[inline]
+    pub fn apply_every(&self, state: u64, turn: usize) -> u64 {
+        debug_assert_eq!(self.slots.columns, self.moves.len());
+        self.slots.apply(state, turn)
+    }
+
     /// Prefetches the move-table row that moves from `state` read.
     #[inline]
     pub fn prefetch_row(&self, state: u64) {
@@ -443,10 +451,13 @@ mod tests {
             let cube = Cube3::random(&mut rng);
             let index = EDGES6.rank(&cube.edges);
             assert_eq!(EDGES6.rank(&EDGES6.unrank(index)), index);
-            for space in &spaces {
+            for (i, space) in spaces.iter().enumerate() {
                 for (turn, &m) in space.moves().iter().enumerate() {
                     let expected = EDGES6.rank(&cube.apply(m).edges);
                     assert_eq!(space.apply(index, turn), expected, "{m}");
+                    if i % 2 == 1 {
+                        assert_eq!(space.apply_every(index, turn), expected, "{m}");
+                    }
                 }
             }
         }

@@ -77,19 +77,25 @@ fn narrow(state: u64) -> u32 {
 
 /// For each turn of `moves`, the number of the turn that does the same to the position seen
 /// through `rotation` (turn `X` of a position is turn `rotation.face(X)` of its conjugate).
-fn turns_through(rotation: &Rotation, moves: &[Move]) -> Vec<usize> {
-    moves
-        .iter()
-        .map(|&m| {
-            let mapped = rotation.map_move(m);
-            moves.iter().position(|&x| x == mapped).unwrap_or(0)
-        })
-        .collect()
+fn turns_through(rotation: &Rotation, moves: &[Move]) -> Turns {
+    let mut turns = [0; MAX_TURNS];
+    for (turn, &m) in turns.iter_mut().zip(moves) {
+        let mapped = rotation.map_move(m);
+        *turn = moves.iter().position(|&x| x == mapped).unwrap_or(0) as u8;
+    }
+    turns
 }
+
+/// Most moves of a metric: the 18 face turns of HTM.
+const MAX_TURNS: usize = 18;
+
+/// Turn numbers indexed by turn number, held inline: the search maps every child's turn
+/// through one per lookup.
+type Turns = [u8; MAX_TURNS];
 
 /// One edge-table lookup of the position conjugated by a rotation.
 struct EdgeLookup {
-    turns: Vec<usize>,
+    turns: Turns,
     ranker: ConjugateRanker,
 }
 
@@ -107,7 +113,7 @@ struct Phase1Part {
     table: Table,
     /// Per axis, the rotation's cubies and their inverse.
     rotations: [(Cube3, Cube3); AXES],
-    turns: [Vec<usize>; AXES],
+    turns: [Turns; AXES],
     /// Per axis, the turns (as a bit mask) in that axis's subgroup, which the coordinate
     /// cannot tell from no move: U, D and the half turns for the U-D axis.
     subgroup: [u32; AXES],
@@ -176,7 +182,7 @@ impl Heuristic {
             let turns = rotations.map(|r| turns_through(&r, &moves));
             let subgroup = std::array::from_fn(|axis| {
                 moves.iter().enumerate().fold(0u32, |mask, (turn, _)| {
-                    let seen = moves[turns[axis][turn]];
+                    let seen = moves[usize::from(turns[axis][turn])];
                     let inside =
                         matches!(seen.face(), Face::U | Face::D) || seen.quarter_turns() == 2;
                     mask | u32::from(inside) << turn
@@ -292,6 +298,8 @@ impl Heuristic {
         self.edges.is_some()
     }
 
+    /// The coordinates after move `turn`. Fields a heuristic does not use stay zero, so that
+    /// [`Heuristic::is_goal`] can compare whole coordinates.
     #[inline]
     pub fn apply(&self, c: &Coords, turn: usize) -> Coords {
         let mut next = Coords {
@@ -299,71 +307,64 @@ impl Heuristic {
             ..Coords::default()
         };
         if let Some(part) = &self.edges {
-            for (i, lookup) in part.lookups.iter().enumerate() {
-                next.edges[i] = narrow(part.space.apply(c.edges[i].into(), lookup.turns[turn]));
+            for ((e, &from), lookup) in next.edges.iter_mut().zip(&c.edges).zip(&part.lookups) {
+                let turn = usize::from(lookup.turns[turn]);
+                *e = narrow(part.space.apply_every(from.into(), turn));
             }
-        }
-        if let Some(part) = &self.phase1 {
-            for axis in 0..AXES {
-                next.phase1[axis] = part
-                    .space
-                    .apply_coord(c.phase1[axis], part.turns[axis][turn]);
+        } else if let Some(part) = &self.phase1 {
+            for ((coord, &from), turns) in next.phase1.iter_mut().zip(&c.phase1).zip(&part.turns) {
+                *coord = part.space.apply_coord(from, usize::from(turns[turn]));
             }
         }
         next
     }
 
-    /// Number of table lookups per position: the corner table first, then the others.
-    pub fn lookups(&self) -> usize {
-        1 + self.phase1.as_ref().map_or(0, |_| AXES)
-            + self.edges.as_ref().map_or(0, |part| part.lookups.len())
-    }
-
-    /// The table and entry that lookup `i` of `c` reads.
-    #[inline]
-    fn entry_of(&self, c: &Coords, i: usize) -> (&Table, u64) {
-        if i == 0 {
-            return (&self.corner_table, c.corners.into());
+    /// Calls `visit` with the number, table and entry of each lookup of `c` in turn (the
+    /// corner table is lookup 0) until it returns false. One loop per kind of heuristic, so
+    /// that the search's hot paths branch on the kind once, not once per lookup.
+    #[inline(always)]
+    fn visit_entries(&self, c: &Coords, mut visit: impl FnMut(usize, &Table, u64) -> bool) {
+        if !visit(0, &self.corner_table, c.corners.into()) {
+            return;
         }
-        match (&self.phase1, &self.edges) {
-            (Some(part), _) => (&part.table, c.phase1[i - 1].index()),
-            (None, Some(part)) => (&part.table, c.edges[i - 1].into()),
-            (None, None) => unreachable!("lookup {i} of a corners-only heuristic"),
+        if let Some(part) = &self.phase1 {
+            for (axis, coord) in c.phase1.iter().enumerate() {
+                if !visit(1 + axis, &part.table, coord.index()) {
+                    return;
+                }
+            }
+        } else if let Some(part) = &self.edges {
+            for (i, &e) in c.edges[..part.lookups.len()].iter().enumerate() {
+                if !visit(1 + i, &part.table, e.into()) {
+                    return;
+                }
+            }
         }
     }
 
-    /// The value lookup `i` reads for `c`.
-    #[inline]
-    pub fn lookup(&self, c: &Coords, i: usize) -> u8 {
-        let (table, index) = self.entry_of(c, i);
-        table.nibble(index)
-    }
-
-    /// Asks the memory system for the entry lookup `i` of `c` reads, so that a later read finds
-    /// it in cache: the search prefetches for all children of a node before reading any.
-    #[inline]
-    pub fn prefetch_lookup(&self, c: &Coords, i: usize) {
-        let (table, index) = self.entry_of(c, i);
-        prefetch(table.payload(), index / 2);
-    }
-
-    /// Prefetches every entry of `c` (see [`Heuristic::prefetch_lookup`]).
+    /// Asks the memory system for every entry of `c`, so that a later read finds them in
+    /// cache: the search prefetches for all children of a node before reading any.
     #[inline]
     pub fn prefetch(&self, c: &Coords) {
-        for i in 0..self.lookups() {
-            self.prefetch_lookup(c, i);
-        }
+        self.visit_entries(c, |_, table, index| {
+            prefetch(table.payload(), index / 2);
+            true
+        });
     }
 
     /// Prefetches the entries that [`Heuristic::dual_moves`] reads for `inverse` (all but the
     /// corners and the `inherited` axes, see [`Heuristic::inverse_coords`]).
     #[inline]
     pub fn prefetch_inverse(&self, inverse: &Coords, inherited: u8) {
-        for i in 1..self.lookups() {
-            if self.phase1.is_none() || inherited & 1 << (i - 1) == 0 {
-                self.prefetch_lookup(inverse, i);
+        let read = |lookup: usize| {
+            lookup > 0 && (self.phase1.is_none() || inherited & 1 << (lookup - 1) == 0)
+        };
+        self.visit_entries(inverse, |lookup, table, index| {
+            if read(lookup) {
+                prefetch(table.payload(), index / 2);
             }
-        }
+            true
+        });
     }
 
     /// Asks for the move-table rows that applying any move to `c` reads (the phase-1 move
@@ -380,15 +381,13 @@ impl Heuristic {
 
     /// A lower bound on the distance of `c`, evaluated lazily: as soon as one table shows more
     /// than `budget`, that value is returned without reading the others.
-    #[inline]
+    #[inline(always)]
     pub fn bound(&self, c: &Coords, budget: u8) -> u8 {
         let mut best = 0;
-        for i in 0..self.lookups() {
-            best = best.max(self.lookup(c, i));
-            if best > budget {
-                break;
-            }
-        }
+        self.visit_entries(c, |_, table, index| {
+            best = best.max(table.nibble(index));
+            best <= budget
+        });
         best
     }
 
