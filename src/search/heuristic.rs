@@ -2,8 +2,7 @@
 //! the position itself or of the position seen through a whole-cube rotation (which keeps
 //! distances). The corner table is always read. The default adds the phase-1 table read along
 //! each of the three axes; the alternatives are Korf's edge tables, looked up directly and
-//! through x2 so that together they see all twelve edges, optionally with further rotations
-//! that show the table other subsets of edges.
+//! through x2 so that together they see all twelve edges.
 
 use crate::cube::{Cube3, Face, Metric, Move, Rotation};
 use crate::pdb::corners::{self, CornerSpace};
@@ -50,8 +49,8 @@ pub type InverseValues = [u8; AXES];
 /// The mask of all axes in [`Heuristic::inherited_axes`].
 const ALL_AXES: u8 = (1 << AXES) - 1;
 
-/// Most edge lookups a heuristic makes.
-pub const MAX_EDGE_LOOKUPS: usize = 4;
+/// Edge lookups of an edge-table heuristic: the set itself and its mirror image.
+pub const EDGE_LOOKUPS: usize = 2;
 /// Phase-1 lookups: one per axis.
 pub const AXES: usize = 3;
 
@@ -63,7 +62,7 @@ pub const AXES: usize = 3;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Coords {
     pub corners: u32,
-    pub edges: [u32; MAX_EDGE_LOOKUPS],
+    pub edges: [u32; EDGE_LOOKUPS],
     pub phase1: [Phase1Coord; AXES],
 }
 
@@ -103,7 +102,7 @@ struct EdgeLookup {
 struct EdgePart {
     space: EdgeSpace,
     table: Table,
-    lookups: Vec<EdgeLookup>,
+    lookups: [EdgeLookup; EDGE_LOOKUPS],
 }
 
 /// The phase-1 table's part: one lookup per axis, through a rotation that brings that axis to
@@ -140,17 +139,6 @@ impl Heuristic {
         metric: Metric,
         tables: HeuristicTables,
     ) -> Result<Heuristic, TableError> {
-        Heuristic::with_rotations(dir, metric, tables, &[])
-    }
-
-    /// As [`Heuristic::open`]; an edge-table heuristic makes one more edge lookup for each of
-    /// `extra` (at most two).
-    pub fn with_rotations(
-        dir: &Path,
-        metric: Metric,
-        tables: HeuristicTables,
-        extra: &[Rotation],
-    ) -> Result<Heuristic, TableError> {
         let open = |kind| {
             let table = Table::open(dir, TableId::new(kind, metric), Verify::IfNew)?;
             table.keep_resident();
@@ -160,15 +148,10 @@ impl Heuristic {
         let moves = metric.generators(&Face::ALL);
         let edges = match tables.edge_set() {
             Some(set) => {
-                let lookups = [Rotation::IDENTITY, EdgeSet::mirror()]
-                    .iter()
-                    .chain(extra)
-                    .take(MAX_EDGE_LOOKUPS)
-                    .map(|r| EdgeLookup {
-                        turns: turns_through(r, &moves),
-                        ranker: ConjugateRanker::new(set, r),
-                    })
-                    .collect();
+                let lookups = [Rotation::IDENTITY, EdgeSet::mirror()].map(|r| EdgeLookup {
+                    turns: turns_through(&r, &moves),
+                    ranker: ConjugateRanker::new(set, &r),
+                });
                 Some(EdgePart {
                     table: open(tables.other_kind())?,
                     space: EdgeSpace::with_every_move(set, metric),
@@ -334,7 +317,7 @@ impl Heuristic {
                 }
             }
         } else if let Some(part) = &self.edges {
-            for (i, &e) in c.edges[..part.lookups.len()].iter().enumerate() {
+            for (i, &e) in c.edges.iter().enumerate() {
                 if !visit(1 + i, &part.table, e.into()) {
                     return;
                 }
@@ -373,7 +356,7 @@ impl Heuristic {
     pub fn prefetch_moves(&self, c: &Coords) {
         self.corner_space.prefetch_row(c.corners.into());
         if let Some(part) = &self.edges {
-            for &e in &c.edges[..part.lookups.len()] {
+            for &e in &c.edges {
                 part.space.prefetch_row(e.into());
             }
         }
@@ -427,7 +410,7 @@ impl Heuristic {
             }
         }
         if let Some(part) = &self.edges {
-            for &e in &inverse.edges[..part.lookups.len()] {
+            for &e in &inverse.edges {
                 if part.table.nibble(e.into()) > budget {
                     return None;
                 }
