@@ -13,7 +13,7 @@
 //! [`Heuristic::dual_moves`]).
 
 use super::SolveError;
-use super::heuristic::{Coords, Heuristic, InverseValues};
+use super::heuristic::{Coords, Entries, Heuristic, InverseValues};
 use crate::cube::{Cube3, Metric, Move, merge_same_face};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -177,6 +177,7 @@ const CHECK_INTERVAL: u64 = 1 << 16;
 #[derive(Clone, Copy)]
 struct Context<'a> {
     heuristic: &'a Heuristic,
+    entries: Entries<'a>,
     canonical: &'a Canonical,
     shared: &'a Shared,
 }
@@ -192,7 +193,7 @@ impl Context<'_> {
             let turn = mask.trailing_zeros() as usize;
             mask &= mask - 1;
             let coords = self.heuristic.apply(&node.coords, turn);
-            self.heuristic.prefetch(&coords);
+            self.heuristic.prefetch(self.entries, &coords);
             out[count] = Child {
                 turn: turn as u8,
                 coords,
@@ -241,7 +242,7 @@ impl Context<'_> {
         let values = &mut node.inverse_values;
         match self
             .heuristic
-            .dual_moves(inverse, inherited, values, budget)
+            .dual_moves(self.entries, inverse, inherited, values, budget)
         {
             Some(moves) => {
                 node.allowed &= moves;
@@ -326,13 +327,14 @@ impl Walk<'_> {
         let mut kept = 0;
         for i in 0..frame.child_count {
             let child = &frame.children[i];
-            if heuristic.bound(&child.coords, budget) > budget {
+            if heuristic.bound(context.entries, &child.coords, budget) > budget {
                 continue;
             }
             let child = context.node(node, child);
             if shared.dual {
                 let inverse = context.inverse(&child);
-                heuristic.prefetch_inverse(&inverse, heuristic.inherited_axes(child.turn));
+                let inherited = heuristic.inherited_axes(child.turn);
+                heuristic.prefetch_inverse(context.entries, &inverse, inherited);
                 frame.inverses[kept] = inverse;
             }
             heuristic.prefetch_moves(&child.coords);
@@ -585,6 +587,7 @@ impl Solver {
         Walk {
             context: Context {
                 heuristic: &self.heuristic,
+                entries: self.heuristic.entries(),
                 canonical: &self.canonical,
                 shared,
             },
@@ -615,7 +618,11 @@ impl Walk<'_> {
         let count = context.generate(node, &mut children);
         self.nodes += count as u64;
         for child in &children[..count] {
-            if context.heuristic.bound(&child.coords, budget) > budget {
+            if context
+                .heuristic
+                .bound(context.entries, &child.coords, budget)
+                > budget
+            {
                 continue;
             }
             let mut child = context.node(node, child);
