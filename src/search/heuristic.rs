@@ -77,7 +77,7 @@ fn narrow(state: u64) -> u32 {
 /// For each turn of `moves`, the number of the turn that does the same to the position seen
 /// through `rotation` (turn `X` of a position is turn `rotation.face(X)` of its conjugate).
 fn turns_through(rotation: &Rotation, moves: &[Move]) -> Turns {
-    let mut turns = [0; MAX_TURNS];
+    let mut turns = [0; Move::COUNT];
     for (turn, &m) in turns.iter_mut().zip(moves) {
         let mapped = rotation.map_move(m);
         *turn = moves.iter().position(|&x| x == mapped).unwrap_or(0) as u8;
@@ -85,12 +85,9 @@ fn turns_through(rotation: &Rotation, moves: &[Move]) -> Turns {
     turns
 }
 
-/// Most moves of a metric: the 18 face turns of HTM.
-const MAX_TURNS: usize = 18;
-
 /// Turn numbers indexed by turn number, held inline: the search maps every child's turn
 /// through one per lookup.
-type Turns = [u8; MAX_TURNS];
+type Turns = [u8; Move::COUNT];
 
 /// One edge-table lookup of the position conjugated by a rotation.
 struct EdgeLookup {
@@ -122,7 +119,7 @@ struct Phase1Part {
 
 /// The packed entries of a heuristic's tables (the corner table's, then the other's), borrowed
 /// for a search: its hot loops hold these slices instead of reaching through each table's
-/// mapping at every read, which was a twentieth of the instructions per node.
+/// mapping at every read, which was a tenth of the instructions per node.
 #[derive(Clone, Copy)]
 pub struct Entries<'a> {
     corners: &'a [u8],

@@ -114,7 +114,7 @@ struct Prefix {
 }
 
 /// Most moves a node has: the 18 face turns of HTM (QTM has 12).
-const MAX_MOVES: usize = 18;
+const MAX_MOVES: usize = Move::COUNT;
 
 /// A generated child: the turn that reaches it and its coordinates, whose table entries have
 /// been prefetched.
