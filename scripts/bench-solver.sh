@@ -4,7 +4,8 @@
 # three axes) with and without the dual lookup, Korf's tables (corners and two 6-edge sets) with
 # and without it, and corners with two 7-edge sets with it. Prints a markdown table per run
 # (length, tables, lookup, nodes, seconds of search from --json, nodes per second) and then the
-# node rate of each configuration over all its positions (total nodes / total seconds).
+# node rate of each configuration over all its positions (total nodes / total seconds), in all
+# and per core (the solver runs one thread per core).
 # Usage: scripts/bench-solver.sh          (tables from $CUBELAB_DATA, default data/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -51,15 +52,17 @@ PY
   done
 done
 echo
-echo "| tables | lookup | nodes, all positions | seconds | nodes/s |"
-echo "|---|---|---|---|---|"
-python3 - "$runs" <<'PY'
+echo "| tables | lookup | nodes, all positions | seconds | nodes/s | per core |"
+echo "|---|---|---|---|---|---|"
+python3 - "$runs" "$(nproc)" <<'PY'
 import sys
+cores = int(sys.argv[2])
 totals = {}
 for line in open(sys.argv[1]):
     tables, lookup, nodes, seconds = line.split()
     n, s = totals.get((tables, lookup), (0, 0.0))
     totals[(tables, lookup)] = (n + int(nodes), s + float(seconds))
 for (tables, lookup), (n, s) in totals.items():
-    print(f"| {tables} | {lookup} | {n:,} | {s:.2f} | {n / s / 1e6:.1f} M |")
+    rate = n / s / 1e6
+    print(f"| {tables} | {lookup} | {n:,} | {s:.2f} | {rate:.1f} M | {rate / cores:.1f} M |")
 PY
