@@ -65,22 +65,13 @@ impl EdgeSet {
 
     /// The index of the tracked edges of `edges`.
     pub fn rank(&self, edges: &Edges) -> u64 {
-        let mut where_is = [0u8; 12];
-        for (slot, &piece) in edges.perm.iter().enumerate() {
-            where_is[piece as usize] = slot as u8;
-        }
-        self.placement(|piece| {
-            let slot = where_is[piece as usize];
-            (slot, edges.ori[slot as usize])
-        })
-        .index()
+        self.placement(locate_in(edges)).index()
     }
 
     /// `self.rank(&inverse.edges)` for the inverse of the position `edges` belongs to, read
-    /// straight from `edges`: in `s⁻¹`, piece `p` sits in slot `s.perm[p]` with flip `s.ori[p]`.
+    /// straight from `edges` ([`locate_in_inverse`]).
     pub fn rank_of_inverse(&self, edges: &Edges) -> u64 {
-        self.placement(|piece| (edges.perm[piece as usize], edges.ori[piece as usize]))
-            .index()
+        self.placement(locate_in_inverse(edges)).index()
     }
 
     /// The tracked pieces' placement, given for each piece the slot it occupies and its flip.
@@ -120,6 +111,24 @@ impl EdgeSet {
         }
         edges
     }
+}
+
+/// For each piece, the slot it occupies in `edges` and its flip there.
+fn locate_in(edges: &Edges) -> impl Fn(u8) -> (u8, u8) + '_ {
+    let mut where_is = [0u8; 12];
+    for (slot, &piece) in edges.perm.iter().enumerate() {
+        where_is[piece as usize] = slot as u8;
+    }
+    move |piece| {
+        let slot = where_is[piece as usize];
+        (slot, edges.ori[slot as usize])
+    }
+}
+
+/// For each piece, its slot and flip in the inverse of the position `edges` belongs to: in
+/// `s⁻¹`, piece `p` sits in slot `s.perm[p]` with flip `s.ori[p]`.
+fn locate_in_inverse(edges: &Edges) -> impl Fn(u8) -> (u8, u8) + '_ {
+    |piece| (edges.perm[piece as usize], edges.ori[piece as usize])
 }
 
 /// Where the tracked pieces of an edge set are: for each, in the set's order, its slot and its
@@ -191,35 +200,19 @@ impl ConjugateRanker {
 
     /// Equals `self.set.rank(&rotation.conjugate(cube).edges)`.
     pub fn rank(&self, edges: &Edges) -> u64 {
-        self.placement(edges).index()
+        self.placement(locate_in(edges)).index()
     }
 
     /// `self.rank` of the inverse of the position `edges` belongs to, read from `edges` (see
     /// [`EdgeSet::rank_of_inverse`]).
     pub fn rank_of_inverse(&self, edges: &Edges) -> u64 {
-        self.placement_of_inverse(edges).index()
+        self.placement(locate_in_inverse(edges)).index()
     }
 
-    /// The tracked pieces' placement in the conjugated inverse position.
-    fn placement_of_inverse(&self, edges: &Edges) -> Placement {
-        self.placement_from(|piece| (edges.perm[piece as usize], edges.ori[piece as usize]))
-    }
-
-    /// The tracked pieces' placement in the conjugated position.
-    fn placement(&self, edges: &Edges) -> Placement {
-        let mut where_is = [0u8; 12];
-        for (slot, &piece) in edges.perm.iter().enumerate() {
-            where_is[piece as usize] = slot as u8;
-        }
-        self.placement_from(|piece| {
-            let slot = where_is[piece as usize];
-            (slot, edges.ori[slot as usize])
-        })
-    }
-
-    /// The placement given, for each piece of the unconjugated position, its slot and flip.
+    /// The placement in the conjugated position, given for each piece of the unconjugated one
+    /// its slot and flip.
     #[inline]
-    fn placement_from(&self, locate: impl Fn(u8) -> (u8, u8)) -> Placement {
+    fn placement(&self, locate: impl Fn(u8) -> (u8, u8)) -> Placement {
         let mut placement = Placement::new(self.set.len());
         for i in 0..self.set.len() {
             let (j, flip) = locate(self.source[i]);
