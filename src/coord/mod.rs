@@ -5,6 +5,8 @@
 //! from `0..n` (a whole permutation is the case `k == n`), ranked in lexicographic order by its
 //! Lehmer code. Orientations are ranked as base-`b` digits.
 
+pub mod classes;
+
 /// Number of arrangements of `k` values out of `n`: `n! / (n-k)!`.
 pub const fn arrangements(n: u32, k: u32) -> u64 {
     let mut count = 1u64;

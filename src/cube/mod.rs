@@ -5,9 +5,11 @@ mod cube3;
 mod moves;
 mod pieces;
 mod rotation;
+mod symmetry;
 
 pub use cube2::{Cube2, FIXED_CORNER};
 pub use cube3::{CORNER_NAMES, Cube3, EDGE_NAMES, InvalidCube, MOVE_CUBES};
 pub use moves::{Face, Metric, Move, merge_same_face};
 pub use pieces::{Corners, Edges, Pieces, PiecesFault};
 pub use rotation::Rotation;
+pub use symmetry::{Symmetry, mirror};

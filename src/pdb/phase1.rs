@@ -262,6 +262,25 @@ mod tests {
         }
     }
 
+    /// Kociemba's count: the flip and E-slice parts together (1,013,760 values) fall into
+    /// 64,430 classes under the 16 symmetries that keep the U-D axis.
+    #[test]
+    fn flip_slice_has_64430_symmetry_classes() {
+        use crate::coord::classes::SymClasses;
+        use crate::cube::Symmetry;
+        let classes = SymClasses::new((SLICES * FLIPS) as u32, Symmetry::ud(), |value, s| {
+            let mut edges = edges_with_slice(u64::from(value) / FLIPS);
+            edges.ori = edges_with_flip(u64::from(value) % FLIPS).ori;
+            let cube = Cube3 {
+                corners: Corners::SOLVED,
+                edges,
+            };
+            let image = Phase1Coord::of(&Symmetry::nth(s).conjugate(&cube));
+            u32::from(image.slice) * FLIPS as u32 + u32::from(image.flip)
+        });
+        assert_eq!(classes.count(), 64_430);
+    }
+
     /// The goal is exactly the subgroup: its generators keep the coordinate, every other turn
     /// changes it.
     #[test]
