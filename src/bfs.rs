@@ -7,6 +7,10 @@
 //! still unreached, scans the unreached states for a neighbour holding the current value; the
 //! second avoids touching every neighbour of a huge frontier when few states are left to find.
 //!
+//! A space that ranks some states several ways (symmetry-reduced spaces, see
+//! [`StateSpace::representative`]) is searched over its representatives only; the other ranks
+//! are filled from theirs at the end, so that a lookup may use any of them.
+//!
 //! With depth mod 3, states three levels back share the frontier's value. Expanding them again is
 //! harmless (all their neighbours are reached already), and no unreached state has such a
 //! neighbour (it would have been reached), so one engine serves both encodings.
@@ -33,6 +37,8 @@ pub struct BfsOutcome {
 pub enum BfsError {
     #[error("the search reached depth {0}, more than a 4-bit table holds ({MAX_DEPTH})")]
     TooDeep(usize),
+    #[error("a space that ranks states several ways is built with exact (4-bit) entries only")]
+    DuplicatesNeedNibbles,
 }
 
 /// Bytes handed to one parallel task: large enough to amortise scheduling, small enough to
@@ -110,6 +116,7 @@ pub fn breadth_first<S: StateSpace>(
 ) -> Result<BfsOutcome, BfsError> {
     let (packed, histogram) = match encoding {
         Encoding::Nibble => search::<S, 4>(space, progress)?,
+        Encoding::Mod3 if space.has_duplicates() => return Err(BfsError::DuplicatesNeedNibbles),
         Encoding::Mod3 => search::<S, 2>(space, progress)?,
     };
     Ok(BfsOutcome {
@@ -146,11 +153,46 @@ fn search<S: StateSpace, const BITS: u32>(
         histogram.push(found);
         reached += found;
     }
+    if space.has_duplicates() {
+        fill_duplicates(space, &cells, &mut histogram);
+    }
     while histogram.last() == Some(&0) {
         histogram.pop();
     }
     progress.finish();
     Ok((cells.into_bytes(), histogram))
+}
+
+/// Gives every rank that is not its state's representative the representative's entry, and
+/// counts it (4-bit entries: the entry is the depth).
+fn fill_duplicates<S: StateSpace, const BITS: u32>(
+    space: &S,
+    cells: &Cells<BITS>,
+    histogram: &mut Vec<u64>,
+) {
+    let size = space.size();
+    let per_chunk = CHUNK_BYTES as u64 * Cells::<BITS>::PER_BYTE;
+    let counts = (0..size.div_ceil(per_chunk))
+        .into_par_iter()
+        .map(|chunk| {
+            let mut counts = vec![0u64; 1 << BITS];
+            for state in chunk * per_chunk..((chunk + 1) * per_chunk).min(size) {
+                let representative = space.representative(state);
+                if representative != state {
+                    let value = cells.get(representative);
+                    cells.claim(state, value);
+                    counts[usize::from(value)] += 1;
+                }
+            }
+            counts
+        })
+        .reduce(
+            || vec![0u64; 1 << BITS],
+            |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+        );
+    for (depth, &count) in counts.iter().enumerate().take(histogram.len()) {
+        histogram[depth] += count;
+    }
 }
 
 /// One depth: returns how many states were found at `depth + 1`.
@@ -193,6 +235,9 @@ fn pass<S: StateSpace, const BITS: u32>(
                         continue;
                     }
                     if backward {
+                        if space.has_duplicates() && space.representative(state) != state {
+                            continue;
+                        }
                         let hit = (0..space.move_count())
                             .any(|turn| cells.get(space.apply(state, turn)) == current);
                         if hit && cells.claim(state, next) {

@@ -15,6 +15,19 @@ pub trait StateSpace: MoveSpace + Sync {
     fn size(&self) -> u64;
     /// The states at distance 0.
     fn goals(&self) -> Vec<u64>;
+
+    /// Whether some states are the same state under another rank (see
+    /// [`StateSpace::representative`]).
+    fn has_duplicates(&self) -> bool {
+        false
+    }
+
+    /// The rank that stands for `state`: `state` itself unless the space ranks one state
+    /// several ways (a symmetry-reduced space whose representative is fixed by a symmetry),
+    /// then the smallest of them. [`MoveSpace::apply`] returns representatives only.
+    fn representative(&self, state: u64) -> u64 {
+        state
+    }
 }
 
 /// Hints that `items[index]` will be read soon, so a search can overlap memory latencies. A hint

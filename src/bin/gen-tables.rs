@@ -76,7 +76,7 @@ fn main() -> ExitCode {
 /// The tables the arguments ask for.
 fn selection(args: &Args) -> Vec<TableId> {
     let kinds: Vec<TableKind> = if args.tables.is_empty() {
-        TableKind::ALL.to_vec()
+        TableKind::DEFAULT.to_vec()
     } else {
         args.tables.clone()
     };

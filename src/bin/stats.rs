@@ -202,6 +202,13 @@ fn chart_title(kind: TableKind) -> (&'static str, String) {
             "phase1",
             format!("3x3x3 phase-1 database ({entries} entries)"),
         ),
+        other => (
+            other.name(),
+            format!(
+                "3x3x3 {} coset database ({entries} entries)",
+                other.name()
+            ),
+        ),
     }
 }
 

@@ -5,6 +5,7 @@ pub mod edges;
 pub mod phase1;
 pub mod pocket;
 pub mod twisted;
+pub mod ud;
 
 use crate::bfs::{BfsError, breadth_first};
 use crate::cube::{Metric, Move};
@@ -20,6 +21,12 @@ pub fn entries(kind: TableKind) -> u64 {
         TableKind::Edges6 => edges::EDGES6.states(),
         TableKind::Edges7 => edges::EDGES7.states(),
         TableKind::Phase1 => phase1::STATES,
+        TableKind::UdF4
+        | TableKind::UdF8
+        | TableKind::UdOrderF4
+        | TableKind::UdLayersF4
+        | TableKind::UdF12
+        | TableKind::UdOrderF8 => kind.ud_shape().map_or(0, |shape| shape.entries()),
     }
 }
 
@@ -57,9 +64,7 @@ where
 pub fn default_metrics(kind: TableKind) -> &'static [Metric] {
     match kind {
         TableKind::Pocket => &Metric::BOTH,
-        TableKind::Corners | TableKind::Edges6 | TableKind::Edges7 | TableKind::Phase1 => {
-            &[Metric::Htm]
-        }
+        _ => &[Metric::Htm],
     }
 }
 
@@ -96,6 +101,15 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<TableHea
             breadth_first(&space, encoding, progress)?
         }
         TableKind::Phase1 => breadth_first(&phase1::Phase1Space::new(metric), encoding, progress)?,
+        TableKind::UdF4
+        | TableKind::UdF8
+        | TableKind::UdOrderF4
+        | TableKind::UdLayersF4
+        | TableKind::UdF12
+        | TableKind::UdOrderF8 => {
+            let shape = id.kind.ud_shape().expect("a ud table kind");
+            breadth_first(&ud::UdSpace::new(shape, metric), encoding, progress)?
+        }
     };
     let header = write_table(
         &id.path(dir),

@@ -45,10 +45,45 @@ pub enum TableKind {
     /// Kociemba's phase-1 coordinate of the 3x3x3 (corner twist, edge flip, E-slice edge
     /// places): 3^7 x 2^11 x 495 states.
     Phase1,
+    /// Cosets of a subgroup holding U and D (see `pdb::ud`): corner classes x E-slice places x
+    /// E-slice flips: 78,645,600 entries (vcube's coordinate 104).
+    #[value(name = "ud-f4")]
+    UdF4,
+    /// ... x the flips of the other eight edges: 1,258,329,600 entries (vcube 108).
+    #[value(name = "ud-f8")]
+    UdF8,
+    /// ... x the order of the E-slice edges x their flips: 1,887,494,400 entries (vcube 204).
+    #[value(name = "ud-order-f4")]
+    UdOrderF4,
+    /// ... x which slots hold U-layer edges x the E-slice flips: 5,505,192,000 entries (vcube 304).
+    #[value(name = "ud-layers-f4")]
+    UdLayersF4,
+    /// ... x all edge flips: 10,066,636,800 entries (vcube 112).
+    #[value(name = "ud-f12")]
+    UdF12,
+    /// ... x the order of the E-slice edges x the flips of the other eight:
+    /// 30,199,910,400 entries (vcube 208).
+    #[value(name = "ud-order-f8")]
+    UdOrderF8,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 5] = [
+    pub const ALL: [TableKind; 11] = [
+        TableKind::Pocket,
+        TableKind::Corners,
+        TableKind::Edges6,
+        TableKind::Edges7,
+        TableKind::Phase1,
+        TableKind::UdF4,
+        TableKind::UdF8,
+        TableKind::UdOrderF4,
+        TableKind::UdLayersF4,
+        TableKind::UdF12,
+        TableKind::UdOrderF8,
+    ];
+
+    /// The tables `gen-tables` builds when none are named: those the solvers read by default.
+    pub const DEFAULT: [TableKind; 5] = [
         TableKind::Pocket,
         TableKind::Corners,
         TableKind::Edges6,
@@ -64,7 +99,28 @@ impl TableKind {
             TableKind::Edges6 => "edges6",
             TableKind::Edges7 => "edges7",
             TableKind::Phase1 => "phase1",
+            TableKind::UdF4 => "ud-f4",
+            TableKind::UdF8 => "ud-f8",
+            TableKind::UdOrderF4 => "ud-order-f4",
+            TableKind::UdLayersF4 => "ud-layers-f4",
+            TableKind::UdF12 => "ud-f12",
+            TableKind::UdOrderF8 => "ud-order-f8",
         }
+    }
+
+    /// The coset shape of a `ud-*` table.
+    pub const fn ud_shape(self) -> Option<crate::pdb::ud::Shape> {
+        use crate::pdb::ud::{EdgeFlips as F, EdgePlaces as P, Shape};
+        let (places, flips) = match self {
+            TableKind::UdF4 => (P::Slice, F::Slice),
+            TableKind::UdF8 => (P::Slice, F::Layers),
+            TableKind::UdOrderF4 => (P::SliceOrder, F::Slice),
+            TableKind::UdLayersF4 => (P::Layers, F::Slice),
+            TableKind::UdF12 => (P::Slice, F::All),
+            TableKind::UdOrderF8 => (P::SliceOrder, F::Layers),
+            _ => return None,
+        };
+        Some(Shape { places, flips })
     }
 
     pub fn from_name(name: &str) -> Option<TableKind> {
