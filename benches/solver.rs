@@ -11,8 +11,9 @@
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use cubelab::cube::{Cube3, Metric};
 use cubelab::notation::parse_moves;
-use cubelab::search::heuristic::{Heuristic, HeuristicTables};
+use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{SearchLimits, Solver};
+use cubelab::table::TableKind;
 use std::time::Duration;
 
 /// Scrambles whose optimal lengths measured 12 to 16 (the benchmark prints each length it
@@ -28,14 +29,14 @@ const POSITIONS: [&str; 5] = [
 fn solver_benches(c: &mut Criterion) {
     bench_tables(
         c,
-        HeuristicTables::Phase1,
+        TableKind::Phase1,
         "corners + 3 x phase1",
         &POSITIONS,
         &[true, false],
     );
     bench_tables(
         c,
-        HeuristicTables::Edges6,
+        TableKind::Edges6,
         "corners + 2 x edges6",
         &POSITIONS[..4],
         &[false],
@@ -45,14 +46,14 @@ fn solver_benches(c: &mut Criterion) {
 /// Benchmarks the solver with `tables` on `positions`, with the dual lookup on or off as listed.
 fn bench_tables(
     c: &mut Criterion,
-    tables: HeuristicTables,
+    tables: TableKind,
     name: &str,
     positions: &[&str],
     duals: &[bool],
 ) {
     let dir =
         std::env::var_os("CUBELAB_DATA").map_or_else(|| "data".into(), std::path::PathBuf::from);
-    let heuristic = match Heuristic::open(&dir, Metric::Htm, tables) {
+    let heuristic = match AnyHeuristic::open(&dir, Metric::Htm, tables) {
         Ok(h) => h,
         Err(e) => {
             eprintln!("solver benchmark skipped: {e}");

@@ -9,7 +9,7 @@ mod common;
 use common::{BuiltTables, NearSolved, random_scrambles};
 use cubelab::cube::{Cube3, Metric};
 use cubelab::notation::parse_moves;
-use cubelab::search::heuristic::{Heuristic, HeuristicTables};
+use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
 use cubelab::table::TableKind;
 use std::path::PathBuf;
@@ -25,7 +25,7 @@ fn data_dir() -> &'static PathBuf {
 }
 
 fn solver(metric: Metric) -> Solver {
-    Solver::new(Heuristic::open(data_dir(), metric, HeuristicTables::Edges6).unwrap())
+    Solver::new(AnyHeuristic::open(data_dir(), metric, TableKind::Edges6).unwrap())
 }
 
 fn cube(text: &str) -> Cube3 {
@@ -39,7 +39,7 @@ fn optimal_length(solver: &Solver, cube: &Cube3) -> u32 {
     assert_eq!(result.solutions.len(), 1);
     let solution = &result.solutions[0];
     assert!(cube.apply_all(solution).is_solved());
-    solver.heuristic().metric().length(solution)
+    solver.metric().length(solution)
 }
 
 #[test]

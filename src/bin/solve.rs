@@ -4,9 +4,10 @@ use clap::Parser;
 use cubelab::cube::{Cube2, Cube3, Metric, Move};
 use cubelab::notation::format_moves;
 use cubelab::position::{Position, Puzzle, parse_position};
-use cubelab::search::heuristic::{Heuristic, HeuristicTables};
+use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
 use cubelab::search::pocket::PocketSolver;
+use cubelab::table::TableKind;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use rayon::prelude::*;
@@ -64,9 +65,15 @@ struct Args {
     /// 3x3: search threads; default all cores.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// 3x3: which tables the heuristic reads besides the corner table.
-    #[arg(long, value_enum, default_value_t = HeuristicTables::Phase1)]
-    tables: HeuristicTables,
+    /// 3x3: the table the heuristic reads: phase1 (with the corner table, read along three
+    /// axes), edges7 or edges6 (with the corner table: Korf's method), or a ud-* coset table
+    /// alone (read along three axes; see gen-tables --list for sizes).
+    #[arg(long, value_enum, default_value_t = TableKind::Phase1, value_name = "TABLE")]
+    tables: TableKind,
+    /// 3x3: report the first optimal solution in canonical order, the same on every run and
+    /// with any number of threads (by default the first one any thread finds ends the search).
+    #[arg(long)]
+    deterministic: bool,
     /// 3x3: do not also bound nodes by their inverse position's heuristic (the dual lookup,
     /// on by default: it saves more search than it costs, see reports/performance.md).
     #[arg(long)]
@@ -181,8 +188,8 @@ fn run(args: &Args) -> Result<bool, String> {
         None
     };
     let cube = if wants(Puzzle::Cube) {
-        let heuristic =
-            Heuristic::open(&args.data_dir, args.metric, args.tables).map_err(|e| e.to_string())?;
+        let heuristic = AnyHeuristic::open(&args.data_dir, args.metric, args.tables)
+            .map_err(|e| e.to_string())?;
         Some(Solver::new(heuristic))
     } else {
         None
@@ -291,6 +298,7 @@ fn solve_cube(args: &Args, solver: &Solver, input: &str, cube: &Cube3) -> Result
         timeout: args.timeout.map(Duration::from_secs_f64),
         all: args.all,
         dual: !args.no_dual,
+        deterministic: args.deterministic,
     };
     let start = Instant::now();
     let verbose = args.verbose && !args.json;

@@ -204,10 +204,7 @@ fn chart_title(kind: TableKind) -> (&'static str, String) {
         ),
         other => (
             other.name(),
-            format!(
-                "3x3x3 {} coset database ({entries} entries)",
-                other.name()
-            ),
+            format!("3x3x3 {} coset database ({entries} entries)", other.name()),
         ),
     }
 }

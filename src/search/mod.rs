@@ -1,9 +1,11 @@
 //! Searches over the tables.
 
+pub mod canonical;
 pub mod descent;
 pub mod heuristic;
 pub mod ida;
 pub mod pocket;
+mod walk;
 
 /// A search that failed. Both variants mean a damaged or wrong table, never bad input: input is
 /// validated before it reaches a search.

@@ -48,4 +48,8 @@ pub enum TableError {
     ChecksumMismatch { path: PathBuf, rebuild: String },
     #[error("cannot encode a table header: {0}")]
     Encode(String),
+    #[error(
+        "{0} is no 3x3 heuristic; the solver reads phase1, edges6, edges7 or a ud-* table (see gen-tables --list)"
+    )]
+    NotAHeuristic(&'static str),
 }

@@ -125,3 +125,23 @@ pub fn random_scrambles(metric: Metric, count: usize, max_len: usize, seed: u64)
         })
         .collect()
 }
+
+/// The dual values a heuristic hands from `parent` to each child equal those read afresh for
+/// the child (what the child inherits along an axis is what it would read there).
+pub fn check_inherited_dual<H: cubelab::search::heuristic::Heuristic>(
+    heuristic: &H,
+    parent: &Cube3,
+) {
+    let before = heuristic.root_dual(parent);
+    for (turn, &m) in heuristic.moves().iter().enumerate() {
+        let child = parent.apply(m);
+        let inverse = heuristic.inverse(&child, turn as u8);
+        let mut values = before;
+        assert!(
+            heuristic
+                .dual(&inverse, turn as u8, &mut values, u8::MAX)
+                .is_some()
+        );
+        assert_eq!(values, heuristic.root_dual(&child), "{m}");
+    }
+}

@@ -1,0 +1,201 @@
+//! Lower bounds on the distance of a 3x3 position, read from memory-mapped pattern databases.
+//!
+//! [`Heuristic`] is what the search asks of a bound: coordinates that follow the moves, the
+//! bound of a node, and the dual lookup of its inverse position. Each family of tables is one
+//! implementation, so the search is compiled once per family and its hot loops never ask which
+//! tables they read:
+//!
+//! - [`KorfHeuristic`]: the corner table and an edge table read for two complementary edge sets
+//!   (Korf 1997);
+//! - [`Phase1Heuristic`]: the corner table and the phase-1 table read along the three axes
+//!   (Michael Reid's method);
+//! - [`UdHeuristic`]: a symmetry-reduced coset table of the `ud` family read along the three axes
+//!   (Tomas Rokicki's nxopt).
+//!
+//! [`AnyHeuristic`] opens the family a table kind belongs to.
+
+mod korf;
+mod phase1;
+mod ud;
+
+pub use korf::KorfHeuristic;
+pub use phase1::Phase1Heuristic;
+pub use ud::UdHeuristic;
+
+use crate::cube::{Cube3, Metric, Move, Rotation};
+use crate::table::{Table, TableError, TableId, TableKind, Verify};
+use std::path::Path;
+
+/// A lower bound on the distance to solved, as the search uses it.
+///
+/// The search keeps [`Heuristic::Coords`] per node and moves them with [`Heuristic::child`],
+/// which also asks the memory system for the child's table entries: the children of a node are
+/// all generated before any is looked up, so the reads overlap.
+pub trait Heuristic: Sync {
+    /// What a node carries for its lookups.
+    type Coords: Copy + Default + Send + Sync;
+    /// The coordinates of a node's inverse position that the dual lookup reads.
+    type Inverse: Copy + Default + Send + Sync;
+    /// What the dual lookup of a node hands down to its children.
+    type Dual: Copy + Default + Send + Sync + PartialEq + std::fmt::Debug;
+
+    fn metric(&self) -> Metric;
+
+    /// The search's moves, in the order turn numbers refer to.
+    fn moves(&self) -> &[Move];
+
+    fn coords(&self, cube: &Cube3) -> Self::Coords;
+
+    /// The coordinates after move `turn`, their table entries asked for.
+    fn child(&self, c: &Self::Coords, turn: usize) -> Self::Coords;
+
+    /// Asks for the move-table rows that the children of `c` read, where those are too large
+    /// to stay in cache.
+    #[inline]
+    fn prefetch_moves(&self, _c: &Self::Coords) {}
+
+    /// A lower bound on the distance of `c`, evaluated lazily: as soon as one lookup shows more
+    /// than `budget`, a value above `budget` is returned without reading the others.
+    fn bound(&self, c: &Self::Coords, budget: u8) -> u8;
+
+    /// Whether the coordinates determine the position; if not, the search checks the cubies
+    /// to recognise the solved cube.
+    fn coords_determine_position(&self) -> bool;
+
+    /// Whether `c` is the solved position's coordinates (with
+    /// [`Heuristic::coords_determine_position`], whether it is solved).
+    fn is_goal(&self, c: &Self::Coords) -> bool;
+
+    /// The coordinates of the inverse of `cube`, reached by `turn`, that the dual lookup reads,
+    /// their entries asked for; what the child inherits from its parent is left out.
+    fn inverse(&self, cube: &Cube3, turn: u8) -> Self::Inverse;
+
+    /// The dual lookup of a node reached by `turn` with `budget` moves left: `None` if its
+    /// inverse position's bound exceeds the budget, else the moves (a bit mask over turn
+    /// numbers) that may follow it. `dual` holds the parent's values on entry and the node's on
+    /// return.
+    fn dual(
+        &self,
+        inverse: &Self::Inverse,
+        turn: u8,
+        dual: &mut Self::Dual,
+        budget: u8,
+    ) -> Option<u32>;
+
+    /// The dual values of `cube` itself, all read: where the dual lookup starts, at the root.
+    fn root_dual(&self, cube: &Cube3) -> Self::Dual;
+
+    /// The full bound of `cube`.
+    fn value(&self, cube: &Cube3) -> u8 {
+        self.bound(&self.coords(cube), u8::MAX)
+    }
+}
+
+/// A heuristic of any family, opened from a table kind.
+pub enum AnyHeuristic {
+    Korf(KorfHeuristic),
+    Phase1(Phase1Heuristic),
+    Ud(UdHeuristic),
+}
+
+impl AnyHeuristic {
+    /// Maps the tables of the family that `kind` belongs to, in `metric`, from `dir`: `edges6`
+    /// and `edges7` with the corner table (Korf), `phase1` with the corner table, or a `ud-*`
+    /// table alone. A missing table is an error naming the command that builds it.
+    pub fn open(dir: &Path, metric: Metric, kind: TableKind) -> Result<AnyHeuristic, TableError> {
+        Ok(match kind {
+            TableKind::Edges6 | TableKind::Edges7 => {
+                AnyHeuristic::Korf(KorfHeuristic::open(dir, metric, kind)?)
+            }
+            TableKind::Phase1 => AnyHeuristic::Phase1(Phase1Heuristic::open(dir, metric)?),
+            _ => match kind.ud_shape() {
+                Some(_) => AnyHeuristic::Ud(UdHeuristic::open(dir, metric, kind)?),
+                None => return Err(TableError::NotAHeuristic(kind.name())),
+            },
+        })
+    }
+
+    pub fn metric(&self) -> Metric {
+        match self {
+            AnyHeuristic::Korf(h) => h.metric(),
+            AnyHeuristic::Phase1(h) => h.metric(),
+            AnyHeuristic::Ud(h) => h.metric(),
+        }
+    }
+
+    /// The full bound of `cube`.
+    pub fn value(&self, cube: &Cube3) -> u8 {
+        match self {
+            AnyHeuristic::Korf(h) => h.value(cube),
+            AnyHeuristic::Phase1(h) => h.value(cube),
+            AnyHeuristic::Ud(h) => h.value(cube),
+        }
+    }
+}
+
+/// Maps a table for a search: checked, and kept resident (see [`Table::keep_resident`]).
+fn open_table(dir: &Path, id: TableId) -> Result<Table, TableError> {
+    let table = Table::open(dir, id, Verify::IfNew)?;
+    table.keep_resident();
+    Ok(table)
+}
+
+/// Turn numbers indexed by turn number, held inline: the search maps every child's turn
+/// through one per lookup.
+type Turns = [u8; Move::COUNT];
+
+/// For each turn of `moves`, the number of the turn that does the same to the position seen
+/// through `rotation` (turn `X` of a position is turn `rotation.face(X)` of its conjugate).
+fn turns_through(rotation: &Rotation, moves: &[Move]) -> Turns {
+    let mut turns = [0; Move::COUNT];
+    for (turn, &m) in turns.iter_mut().zip(moves) {
+        let mapped = rotation.map_move(m);
+        *turn = moves.iter().position(|&x| x == mapped).unwrap_or(0) as u8;
+    }
+    turns
+}
+
+/// The packed entries of a mapped table as a plain slice, taken once when a heuristic is
+/// opened: the hot loops read through this instead of through the table's mapping at every
+/// read, which cost a tenth of the instructions per node.
+#[derive(Clone, Copy)]
+struct Entries {
+    ptr: *const u8,
+    len: usize,
+}
+
+// SAFETY: the entries are read-only shared memory; see `Entries::of`.
+unsafe impl Send for Entries {}
+unsafe impl Sync for Entries {}
+
+impl Entries {
+    /// The payload of `table`. The caller keeps `table` alive, unmoved in its mapping, for as
+    /// long as the view is used: every heuristic holds the tables next to their views and
+    /// drops them together. (Moving a `Table` does not move its mapping.)
+    fn of(table: &Table) -> Entries {
+        let payload = table.payload();
+        Entries {
+            ptr: payload.as_ptr(),
+            len: payload.len(),
+        }
+    }
+
+    #[inline(always)]
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: `ptr` and `len` describe the payload of a mapping that outlives `self` (see
+        // `Entries::of`); it is never written while mapped.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+
+    /// The 4-bit entry `index`.
+    #[inline(always)]
+    fn nibble(&self, index: u64) -> u8 {
+        crate::table::nibble(self.bytes(), index)
+    }
+
+    /// Asks for the byte holding 4-bit entry `index`.
+    #[inline(always)]
+    fn prefetch_nibble(&self, index: u64) {
+        crate::space::prefetch(self.bytes(), (index / 2) as usize);
+    }
+}

@@ -1,0 +1,158 @@
+//! The `ud` coset tables and the solver that reads them along three axes: the smallest shape
+//! (`ud-f4`, 78.6 million entries) as a distance function on positions, and its solutions
+//! against an independent search. (The reduced table equals an unreduced search of the same
+//! cosets: a unit test in `pdb::ud`.)
+
+mod common;
+
+use common::{BuiltTables, NearSolved, random_scrambles};
+use cubelab::cube::{Cube3, Face, Metric, Move};
+use cubelab::notation::parse_moves;
+use cubelab::pdb::ud::{UdCoord, UdSpace};
+use cubelab::search::heuristic::{AnyHeuristic, UdHeuristic};
+use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
+use cubelab::table::{Table, TableId, TableKind, Verify};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+fn data_dir() -> &'static PathBuf {
+    static TABLES: OnceLock<BuiltTables> = OnceLock::new();
+    &TABLES
+        .get_or_init(|| BuiltTables::build(&[TableKind::UdF4]))
+        .path
+}
+
+fn solver(metric: Metric) -> Solver {
+    Solver::new(AnyHeuristic::open(data_dir(), metric, TableKind::UdF4).unwrap())
+}
+
+fn solve(solver: &Solver, cube: &Cube3, limits: SearchLimits) -> Vec<Vec<Move>> {
+    let result = solver.solve(cube, limits, |_| {}).unwrap();
+    assert_eq!(result.status, SearchStatus::Optimal);
+    for solution in &result.solutions {
+        assert!(cube.apply_all(solution).is_solved());
+    }
+    result.solutions
+}
+
+fn optimal_length(solver: &Solver, cube: &Cube3, dual: bool) -> u32 {
+    let limits = SearchLimits {
+        dual,
+        ..SearchLimits::default()
+    };
+    let solutions = solve(solver, cube, limits);
+    assert_eq!(solutions.len(), 1);
+    solver.metric().length(&solutions[0])
+}
+
+/// Read through the cubies (not the coordinate the table was built over), every entry is a
+/// distance: 0 exactly on the subgroup, its neighbours within one, one of them one below.
+#[test]
+fn entries_are_coset_distances_of_positions() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
+    for metric in Metric::BOTH {
+        let id = TableId::new(TableKind::UdF4, metric);
+        let table = Table::open(data_dir(), id, Verify::Always).unwrap();
+        let shape = TableKind::UdF4.ud_shape().unwrap();
+        let space = UdSpace::new(shape, metric);
+        let value = |cube: &Cube3| table.nibble(space.index(UdCoord::of(cube, shape)));
+        let moves = metric.generators(&Face::ALL);
+        let mut cubes: Vec<Cube3> = (0..3000).map(|_| Cube3::random(&mut rng)).collect();
+        cubes.extend(random_scrambles(metric, 3000, 9, 32));
+        for cube in &cubes {
+            let d = value(cube);
+            let around: Vec<u8> = moves.iter().map(|&m| value(&cube.apply(m))).collect();
+            assert!(around.iter().all(|n| n.abs_diff(d) <= 1), "{metric}");
+            assert!(d == 0 || around.contains(&(d - 1)), "{metric}");
+        }
+        for text in ["", "U", "D2 U'", "U D U2"] {
+            assert_eq!(value(&Cube3::from_moves(&parse_moves(text).unwrap())), 0);
+        }
+        assert_eq!(value(&Cube3::from_moves(&parse_moves("R").unwrap())), 1);
+    }
+}
+
+#[test]
+fn lengths_equal_an_independent_search() {
+    for (metric, max_len, seed) in [(Metric::Htm, 10, 33), (Metric::Qtm, 11, 34)] {
+        let near = NearSolved::new(metric, 5);
+        let solver = solver(metric);
+        for position in random_scrambles(metric, 12, max_len, seed) {
+            let truth = u32::from(near.distance(&position).expect("within 11"));
+            assert_eq!(optimal_length(&solver, &position, true), truth, "{metric}");
+            assert_eq!(optimal_length(&solver, &position, false), truth, "{metric}");
+        }
+    }
+}
+
+#[test]
+fn known_positions() {
+    let htm = solver(Metric::Htm);
+    let qtm = solver(Metric::Qtm);
+    let cube = |text: &str| Cube3::from_moves(&parse_moves(text).unwrap());
+    // Positions of the U-D subgroup, which the coordinates of one axis call solved.
+    assert_eq!(optimal_length(&htm, &cube("U D'"), true), 2);
+    assert_eq!(optimal_length(&htm, &cube("U R2 U'"), true), 3);
+    assert_eq!(optimal_length(&htm, &cube("R2 U2 R2 U2 R2 U2"), true), 6);
+    let t_perm = cube("R U R' U' R' F R2 U' R' U' R U R' F'");
+    assert_eq!(optimal_length(&htm, &t_perm, true), 11);
+    let checkerboard = cube("U2 D2 F2 B2 L2 R2");
+    assert_eq!(optimal_length(&htm, &checkerboard, true), 6);
+    assert_eq!(optimal_length(&qtm, &checkerboard, true), 12);
+    assert_eq!(optimal_length(&htm, &Cube3::SOLVED, true), 0);
+}
+
+/// The dual lookup narrows the next moves where an inverse value is tight, and the three
+/// values together may prune one level early: every optimal solution survives both.
+#[test]
+fn the_dual_lookup_keeps_every_optimal_solution() {
+    for (metric, seed) in [(Metric::Htm, 35), (Metric::Qtm, 36)] {
+        let solver = solver(metric);
+        for position in random_scrambles(metric, 6, 8, seed) {
+            let all = |dual| {
+                let limits = SearchLimits {
+                    all: true,
+                    dual,
+                    ..SearchLimits::default()
+                };
+                solve(&solver, &position, limits)
+                    .into_iter()
+                    .collect::<BTreeSet<_>>()
+            };
+            let (narrowed, plain) = (all(true), all(false));
+            assert!(!plain.is_empty());
+            assert_eq!(narrowed, plain, "{metric}");
+        }
+    }
+}
+
+#[test]
+fn children_inherit_inverse_values_along_their_turns_axes() {
+    for metric in Metric::BOTH {
+        let heuristic = UdHeuristic::open(data_dir(), metric, TableKind::UdF4).unwrap();
+        for parent in random_scrambles(metric, 100, 30, 37) {
+            common::check_inherited_dual(&heuristic, &parent);
+        }
+    }
+}
+
+/// Any thread's first solution and the canonical first one are both optimal; the canonical
+/// one is the same on every run.
+#[test]
+fn deterministic_and_first_found_solutions() {
+    let solver = solver(Metric::Htm);
+    for position in random_scrambles(Metric::Htm, 4, 12, 38) {
+        let limits = |deterministic| SearchLimits {
+            dual: true,
+            deterministic,
+            ..SearchLimits::default()
+        };
+        let first = solve(&solver, &position, limits(false));
+        let canonical = solve(&solver, &position, limits(true));
+        assert_eq!(first[0].len(), canonical[0].len());
+        assert_eq!(solve(&solver, &position, limits(true)), canonical);
+    }
+}
