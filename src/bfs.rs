@@ -39,6 +39,10 @@ pub enum BfsError {
     TooDeep(usize),
     #[error("a space that ranks states several ways is built with exact (4-bit) entries only")]
     DuplicatesNeedNibbles,
+    #[error(
+        "the search fills exact (4-bit) or mod-3 entries; based entries are packed from exact ones"
+    )]
+    Lossy,
 }
 
 /// Bytes handed to one parallel task: large enough to amortise scheduling, small enough to
@@ -118,6 +122,7 @@ pub fn breadth_first<S: StateSpace>(
         Encoding::Nibble => search::<S, 4>(space, progress)?,
         Encoding::Mod3 if space.has_duplicates() => return Err(BfsError::DuplicatesNeedNibbles),
         Encoding::Mod3 => search::<S, 2>(space, progress)?,
+        Encoding::Based => return Err(BfsError::Lossy),
     };
     Ok(BfsOutcome {
         encoding,

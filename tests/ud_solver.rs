@@ -6,12 +6,16 @@
 mod common;
 
 use common::{BuiltTables, NearSolved, random_scrambles};
+use cubelab::bfs::breadth_first;
 use cubelab::cube::{Cube3, Face, Metric, Move};
 use cubelab::notation::parse_moves;
 use cubelab::pdb::ud::{UdCoord, UdSpace};
+use cubelab::report::scan::checked_histogram;
 use cubelab::search::heuristic::{AnyHeuristic, UdHeuristic};
 use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
-use cubelab::table::{Table, TableId, TableKind, Verify};
+use cubelab::table::based::Based;
+use cubelab::table::{Encoding, Table, TableId, TableKind, Verify, nibble};
+use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::collections::BTreeSet;
@@ -48,17 +52,25 @@ fn optimal_length(solver: &Solver, cube: &Cube3, dual: bool) -> u32 {
     solver.metric().length(&solutions[0])
 }
 
-/// Read through the cubies (not the coordinate the table was built over), every entry is a
-/// distance: 0 exactly on the subgroup, its neighbours within one, one of them one below.
+/// Read through the cubies (not the coordinate the table was built over), every exact
+/// distance the search finds is a coset distance: 0 exactly on the subgroup, its neighbours
+/// within one, one of them one below. The table file holds those distances in its 2-bit
+/// encoding: exact above the base, an admissible line minimum at or below it, and codes that
+/// agree with the build histogram.
 #[test]
 fn entries_are_coset_distances_of_positions() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
     for metric in Metric::BOTH {
-        let id = TableId::new(TableKind::UdF4, metric);
-        let table = Table::open(data_dir(), id, Verify::Always).unwrap();
         let shape = TableKind::UdF4.ud_shape().unwrap();
         let space = UdSpace::new(shape, metric);
-        let value = |cube: &Cube3| table.nibble(space.index(UdCoord::of(cube, shape)));
+        let exact = breadth_first(&space, Encoding::Nibble, &ProgressBar::hidden()).unwrap();
+        let id = TableId::new(TableKind::UdF4, metric);
+        let file = Table::open(data_dir(), id, Verify::Always).unwrap();
+        assert_eq!(file.header().histogram, exact.histogram);
+        assert!(checked_histogram(&file).problems.is_empty());
+        let based = Based::new(file.payload()).unwrap();
+        let index = |cube: &Cube3| space.index(UdCoord::of(cube, shape));
+        let value = |cube: &Cube3| nibble(&exact.packed, index(cube));
         let moves = metric.generators(&Face::ALL);
         let mut cubes: Vec<Cube3> = (0..3000).map(|_| Cube3::random(&mut rng)).collect();
         cubes.extend(random_scrambles(metric, 3000, 9, 32));
@@ -67,6 +79,12 @@ fn entries_are_coset_distances_of_positions() {
             let around: Vec<u8> = moves.iter().map(|&m| value(&cube.apply(m))).collect();
             assert!(around.iter().all(|n| n.abs_diff(d) <= 1), "{metric}");
             assert!(d == 0 || around.contains(&(d - 1)), "{metric}");
+            let stored = based.value(index(cube));
+            if d > based.base() {
+                assert_eq!(stored, d.min(based.base() + 3), "{metric}");
+            } else {
+                assert!(stored <= d, "{metric}");
+            }
         }
         for text in ["", "U", "D2 U'", "U D U2"] {
             assert_eq!(value(&Cube3::from_moves(&parse_moves(text).unwrap())), 0);

@@ -7,9 +7,9 @@ pub mod pocket;
 pub mod twisted;
 pub mod ud;
 
-use crate::bfs::{BfsError, breadth_first};
+use crate::bfs::{BfsError, BfsOutcome, breadth_first};
 use crate::cube::{Metric, Move};
-use crate::table::{TableError, TableHeader, TableId, TableKind, write_table};
+use crate::table::{Encoding, TableError, TableHeader, TableId, TableKind, based, write_table};
 use indicatif::ProgressBar;
 use std::path::Path;
 
@@ -82,6 +82,8 @@ pub enum BuildError {
     Bfs(#[from] BfsError),
     #[error(transparent)]
     Table(#[from] TableError),
+    #[error("{0} tables are built with their own 2-bit encoding, not {1}")]
+    Encoding(&'static str, &'static str),
 }
 
 /// Builds table `id` by breadth-first search and writes it into `dir`.
@@ -108,7 +110,17 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<TableHea
         | TableKind::UdF12
         | TableKind::UdOrderF8 => {
             let shape = id.kind.ud_shape().expect("a ud table kind");
-            breadth_first(&ud::UdSpace::new(shape, metric), encoding, progress)?
+            if encoding != Encoding::Based {
+                return Err(BuildError::Encoding(id.kind.name(), encoding.name()));
+            }
+            let exact =
+                breadth_first(&ud::UdSpace::new(shape, metric), Encoding::Nibble, progress)?;
+            let base = based::base_of(&exact.histogram);
+            BfsOutcome {
+                encoding,
+                packed: based::pack(exact.packed, shape.entries(), base),
+                histogram: exact.histogram,
+            }
         }
     };
     let header = write_table(

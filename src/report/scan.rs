@@ -2,6 +2,7 @@
 //! scan of the mapped payload.
 
 use super::published::published_histogram;
+use crate::table::based::expected_codes;
 use crate::table::{Encoding, Table};
 use rayon::prelude::*;
 
@@ -70,7 +71,7 @@ pub fn fold_mod3(histogram: &[u64]) -> [u64; 3] {
 /// What a table's entries say, and every way that disagrees with what is known about it.
 pub struct CheckedHistogram {
     /// Counts at depths 0..: from the entries for a 4-bit table; for a 2-bit table (which holds
-    /// residues only) the build-time counts, once its residues agree with them.
+    /// residues or codes only) the build-time counts, once its entries agree with them.
     pub histogram: Vec<u64>,
     /// Whether a published distribution was compared.
     pub published: bool,
@@ -104,6 +105,21 @@ pub fn checked_histogram(table: &Table) -> CheckedHistogram {
             }
             if counts[..3] != fold_mod3(header) {
                 problems.push("its residues disagree with its build histogram folded mod 3".into());
+            }
+            header.clone()
+        }
+        Encoding::Based => {
+            match crate::table::based::Based::new(table.payload()) {
+                Some(based) => {
+                    let counts = based.code_counts(table.header().entries);
+                    if counts != expected_codes(header, based.base()) {
+                        problems.push(format!(
+                            "its codes disagree with its build histogram read against base {}",
+                            based.base()
+                        ));
+                    }
+                }
+                None => problems.push("its payload has no trailer".into()),
             }
             header.clone()
         }

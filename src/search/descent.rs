@@ -75,5 +75,7 @@ pub fn exact_distance(
             }
             Some(steps)
         }
+        // A lower bound only: no exact distance to read.
+        Encoding::Based => None,
     }
 }

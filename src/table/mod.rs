@@ -13,6 +13,7 @@
 //! payload checksum once per file version on this machine (recorded in a `.ok` sidecar), or on
 //! request.
 
+pub mod based;
 mod error;
 
 pub use error::TableError;
@@ -137,24 +138,33 @@ pub enum Encoding {
     /// size; exact values are recovered from a neighbour's exact value (they differ by at most
     /// one, so the residue decides) or by walking down to the goal.
     Mod3,
+    /// 2 bits relative to a base with an exact minimum per 64-byte line: a lower bound, not the
+    /// distance, for the coset tables the solver reads (see [`based`]). Always used for those,
+    /// never for the others.
+    #[value(skip)]
+    Based,
 }
 
 impl Encoding {
     pub const fn bits(self) -> u32 {
         match self {
             Encoding::Nibble => 4,
-            Encoding::Mod3 => 2,
+            Encoding::Mod3 | Encoding::Based => 2,
         }
     }
 
     pub const fn payload_bytes(self, entries: u64) -> u64 {
-        entries.div_ceil(8 / self.bits() as u64)
+        match self {
+            Encoding::Based => based::payload_bytes(entries),
+            _ => entries.div_ceil(8 / self.bits() as u64),
+        }
     }
 
     pub const fn name(self) -> &'static str {
         match self {
             Encoding::Nibble => "nibble",
             Encoding::Mod3 => "mod3",
+            Encoding::Based => "based",
         }
     }
 }
@@ -168,12 +178,18 @@ pub struct TableId {
 }
 
 impl TableId {
-    /// A table of exact 4-bit distances.
+    /// A table in its kind's own encoding: based for the `ud` coset tables, exact 4-bit
+    /// distances for the others.
     pub const fn new(kind: TableKind, metric: Metric) -> TableId {
+        let encoding = if kind.ud_shape().is_some() {
+            Encoding::Based
+        } else {
+            Encoding::Nibble
+        };
         TableId {
             kind,
             metric,
-            encoding: Encoding::Nibble,
+            encoding,
         }
     }
 
@@ -184,7 +200,9 @@ impl TableId {
     /// For example `2x2-htm`, or `edges7-htm-mod3` for a 2-bit table.
     pub fn name(&self) -> String {
         match self.encoding {
-            Encoding::Nibble => format!("{}-{}", self.kind.name(), self.metric.name()),
+            Encoding::Nibble | Encoding::Based => {
+                format!("{}-{}", self.kind.name(), self.metric.name())
+            }
             Encoding::Mod3 => format!("{}-{}-mod3", self.kind.name(), self.metric.name()),
         }
     }
@@ -197,7 +215,7 @@ impl TableId {
     /// `--force`: gen-tables rebuilds a table it finds damaged.
     pub fn rebuild_command(&self, dir: &Path) -> String {
         let encoding = match self.encoding {
-            Encoding::Nibble => "",
+            Encoding::Nibble | Encoding::Based => "",
             Encoding::Mod3 => " --encoding mod3",
         };
         format!(
@@ -501,6 +519,7 @@ pub fn entry(encoding: Encoding, packed: &[u8], index: u64) -> u8 {
     match encoding {
         Encoding::Nibble => nibble(packed, index),
         Encoding::Mod3 => (packed[(index / 4) as usize] >> ((index & 3) * 2)) & 3,
+        Encoding::Based => based::Based::new(packed).map_or(0, |b| b.code(index)),
     }
 }
 

@@ -173,10 +173,14 @@ impl Entries {
     /// long as the view is used: every heuristic holds the tables next to their views and
     /// drops them together. (Moving a `Table` does not move its mapping.)
     fn of(table: &Table) -> Entries {
-        let payload = table.payload();
+        Entries::of_bytes(table.payload())
+    }
+
+    /// Part of a table's payload, under the same rule as [`Entries::of`].
+    fn of_bytes(bytes: &[u8]) -> Entries {
         Entries {
-            ptr: payload.as_ptr(),
-            len: payload.len(),
+            ptr: bytes.as_ptr(),
+            len: bytes.len(),
         }
     }
 

@@ -12,6 +12,7 @@
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
 use crate::cube::{Cube3, Face, Metric, Move, Rotation};
 use crate::pdb::ud::{UdCoord, UdSpace};
+use crate::table::based::Based;
 use crate::table::{Table, TableError, TableId, TableKind};
 use std::path::Path;
 
@@ -33,9 +34,11 @@ pub struct UdHeuristic {
     subgroup: [u32; AXES],
     /// Per turn, the axis whose subgroup holds it.
     axis_of: [u8; Move::COUNT],
-    entries: Entries,
+    /// The table's lines (see [`Based`]) and base.
+    lines: Entries,
+    base: u8,
     goal: [u64; AXES],
-    // The mapping `entries` reads; declared last, dropped after it.
+    // The mapping `lines` reads; declared last, dropped after it.
     _table: Table,
 }
 
@@ -55,6 +58,12 @@ impl UdHeuristic {
             .ud_shape()
             .ok_or(TableError::NotAHeuristic(kind.name()))?;
         let table = open_table(dir, TableId::new(kind, metric))?;
+        let based = Based::new(table.payload()).ok_or_else(|| TableError::Damaged {
+            path: table.path().to_path_buf(),
+            problem: "its payload has no trailer".into(),
+            rebuild: TableId::new(kind, metric).rebuild_command(dir),
+        })?;
+        let (lines, base) = (Entries::of_bytes(based.lines()), based.base());
         let space = UdSpace::new(shape, metric);
         let moves = space.moves().to_vec();
         let rotations = [Rotation::IDENTITY, Rotation::x(), Rotation::z()];
@@ -77,12 +86,18 @@ impl UdHeuristic {
             turns,
             subgroup,
             axis_of,
-            entries: Entries::of(&table),
+            lines,
+            base,
             goal: [0; AXES],
             _table: table,
         };
         heuristic.goal = heuristic.coords(&Cube3::SOLVED).indices;
         Ok(heuristic)
+    }
+
+    #[inline(always)]
+    fn table(&self) -> Based<'_> {
+        Based::from_parts(self.lines.bytes(), self.base)
     }
 
     /// The table index of `cube` along `axis`.
@@ -127,7 +142,7 @@ impl Heuristic for UdHeuristic {
                 .space
                 .apply_coord(c.axes[axis], usize::from(self.turns[axis][turn]));
             let index = self.space.index(moved);
-            self.entries.prefetch_nibble(index);
+            self.table().prefetch(index);
             child.axes[axis] = moved;
             child.indices[axis] = index;
         }
@@ -138,7 +153,7 @@ impl Heuristic for UdHeuristic {
     fn bound(&self, c: &UdCoords, budget: u8) -> u8 {
         let mut values = [0; AXES];
         for (value, &index) in values.iter_mut().zip(&c.indices) {
-            *value = self.entries.nibble(index);
+            *value = self.table().value(index);
             if *value > budget {
                 return *value;
             }
@@ -165,7 +180,7 @@ impl Heuristic for UdHeuristic {
         for (axis, index) in indices.iter_mut().enumerate() {
             if axis != inherited {
                 *index = self.index_along(&inverse, axis);
-                self.entries.prefetch_nibble(*index);
+                self.table().prefetch(*index);
             }
         }
         indices
@@ -182,7 +197,7 @@ impl Heuristic for UdHeuristic {
         let inherited = usize::from(self.axis_of[usize::from(turn)]);
         for (axis, value) in values.iter_mut().enumerate() {
             if axis != inherited {
-                *value = self.entries.nibble(inverse[axis]);
+                *value = self.table().value(inverse[axis]);
             }
         }
         if combine(*values) > budget {
@@ -199,6 +214,6 @@ impl Heuristic for UdHeuristic {
 
     fn root_dual(&self, cube: &Cube3) -> [u8; AXES] {
         let inverse = cube.inverse();
-        std::array::from_fn(|axis| self.entries.nibble(self.index_along(&inverse, axis)))
+        std::array::from_fn(|axis| self.table().value(self.index_along(&inverse, axis)))
     }
 }
