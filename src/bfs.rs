@@ -173,7 +173,7 @@ fn search<S: StateSpace, const BITS: u32>(
 fn fill_duplicates<S: StateSpace, const BITS: u32>(
     space: &S,
     cells: &Cells<BITS>,
-    histogram: &mut Vec<u64>,
+    histogram: &mut [u64],
 ) {
     let size = space.size();
     let per_chunk = CHUNK_BYTES as u64 * Cells::<BITS>::PER_BYTE;

@@ -212,10 +212,16 @@ fn present(args: &Args, id: TableId) -> bool {
 
 fn list(args: &Args) -> bool {
     if !args.json {
-        println!("{:<16} {:>14} {:>10}  status", "table", "entries", "size");
+        println!(
+            "{:<16} {:>14} {:>10} {:>12} {:>11}  status",
+            "table", "entries", "size", "build memory", "build time"
+        );
     }
+    let cores = rayon::current_num_threads() as f64;
     for id in listed(args) {
         let bytes = table::PAYLOAD_OFFSET as u64 + id.encoding.payload_bytes(pdb::entries(id.kind));
+        let (memory, core_seconds) = pdb::build_cost(id.kind);
+        let seconds = core_seconds / cores;
         let status = if !present(args, id) {
             "missing".to_string()
         } else {
@@ -229,20 +235,35 @@ fn list(args: &Args) -> bool {
                 "table": id.name(),
                 "entries": pdb::entries(id.kind),
                 "bytes": bytes,
+                "build_memory_bytes": memory,
+                "build_seconds_estimate": (seconds * 10.0).round() / 10.0,
                 "status": status,
                 "path": id.path(&args.data_dir),
             });
             println!("{line}");
         } else {
             println!(
-                "{:<16} {:>14} {:>10}  {status}",
+                "{:<16} {:>14} {:>10} {:>12} {:>11}  {status}",
                 id.name(),
                 thousands(pdb::entries(id.kind)),
-                human_bytes(bytes)
+                human_bytes(bytes),
+                human_bytes(memory),
+                duration(seconds)
             );
         }
     }
     true
+}
+
+/// A rough duration: seconds below two minutes, then minutes, then hours.
+fn duration(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("~{} s", seconds.ceil())
+    } else if seconds < 7200.0 {
+        format!("~{} min", (seconds / 60.0).round())
+    } else {
+        format!("~{:.1} h", seconds / 3600.0)
+    }
 }
 
 fn verify(args: &Args) -> bool {

@@ -60,6 +60,21 @@ where
     table
 }
 
+/// What building a table costs: bytes of memory at peak (the 4-bit working table, which the
+/// coset tables are packed from in place), and seconds of one core's work, from the rates
+/// measured on the project's 2-core machine (reports/tables.md): about 15 million entries a
+/// second per core for the plain spaces, 3 million for the symmetry-reduced coset spaces,
+/// whose every move also reduces by symmetry.
+pub fn build_cost(kind: TableKind) -> (u64, f64) {
+    let entries = entries(kind);
+    let per_core_second = if kind.ud_shape().is_some() {
+        3.0e6
+    } else {
+        15.0e6
+    };
+    (entries.div_ceil(2), entries as f64 / per_core_second)
+}
+
 /// The metrics a kind is built in when none is asked for: what the default solvers use.
 pub fn default_metrics(kind: TableKind) -> &'static [Metric] {
     match kind {

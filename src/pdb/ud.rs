@@ -112,25 +112,30 @@ impl Shape {
     pub const fn entries(self) -> u64 {
         CORNER_CLASSES as u64 * self.edge_values() as u64
     }
-
-    /// Values of the joint places part ([`UdCoord::places`]): `places x 495 + slice`.
-    const fn place_values(self) -> u32 {
-        self.places.values() * SLICES
-    }
 }
 
-/// A position's coset coordinate in the parts that moves act on separately.
+/// A position's coset coordinate in the parts that moves act on separately: the corner part as
+/// two small ranks, the edge part as masks of the twelve slots, which moves and symmetries
+/// permute by two lookups in tables of a few kilobytes (a ranked places part would need
+/// megabyte tables, and the search reads them at every node).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct UdCoord {
     /// Rank of the set of slots holding U-layer corners.
     pub split: u8,
     /// Twists of corner slots 0..7 as base-3 digits.
     pub twist: u16,
-    /// `places x 495 + slice`, slice the rank of the set of slots holding E-slice edges.
-    pub places: u16,
-    /// The flips of all twelve edge slots, slot `i` in bit `i`.
+    /// The slots holding E-slice edges (bit `i` for slot `i`).
+    pub slice: u16,
+    /// The slots holding U-layer edges, for [`EdgePlaces::Layers`]; else 0.
+    pub layer: u16,
+    /// The order of the E-slice edges in their slots, for [`EdgePlaces::SliceOrder`]; else 0.
+    pub order: u8,
+    /// The flips of all twelve edge slots.
     pub flips: u16,
 }
+
+/// All twelve edge slots.
+const ALL_SLOTS: u32 = 0xFFF;
 
 /// Bit `i` set where `pred(perm[i])`.
 fn slots_where<const N: usize>(perm: &[u8; N], pred: impl Fn(u8) -> bool) -> u32 {
@@ -139,18 +144,37 @@ fn slots_where<const N: usize>(perm: &[u8; N], pred: impl Fn(u8) -> bool) -> u32
         .fold(0, |mask, (i, &p)| mask | u32::from(pred(p)) << i)
 }
 
-/// The bits of `value` at the set bits of `mask`, packed low (a software `pext`).
-#[inline]
-fn compress(value: u32, mut mask: u32) -> u32 {
-    let mut out = 0;
-    let mut bit = 0;
-    while mask != 0 {
-        let low = mask.trailing_zeros();
-        out |= (value >> low & 1) << bit;
-        bit += 1;
-        mask &= mask - 1;
+/// `COMPRESS[mask][value]`: the bits of the 6-bit `value` at the set bits of the 6-bit
+/// `mask`, packed low.
+const COMPRESS: [[u8; 64]; 64] = {
+    let mut table = [[0u8; 64]; 64];
+    let mut mask = 0;
+    while mask < 64 {
+        let mut value = 0;
+        while value < 64 {
+            let (mut out, mut bit, mut i) = (0u8, 0, 0);
+            while i < 6 {
+                if mask >> i & 1 == 1 {
+                    out |= ((value >> i & 1) as u8) << bit;
+                    bit += 1;
+                }
+                i += 1;
+            }
+            table[mask][value] = out;
+            value += 1;
+        }
+        mask += 1;
     }
-    out
+    table
+};
+
+/// The bits of the 12-bit `value` at the set bits of `mask`, packed low (a `pext` by two
+/// lookups; the instruction itself is microcoded and slow on many AMD processors).
+#[inline(always)]
+fn compress(value: u32, mask: u32) -> u32 {
+    let low = COMPRESS[(mask & 63) as usize][(value & 63) as usize];
+    let high = COMPRESS[(mask >> 6 & 63) as usize][(value >> 6 & 63) as usize];
+    u32::from(low) | u32::from(high) << (mask & 63).count_ones()
 }
 
 /// The inverse of [`compress`]: the low bits of `value` placed at the set bits of `mask`.
@@ -166,9 +190,152 @@ fn deposit(value: u32, mut mask: u32) -> u32 {
     out
 }
 
-/// The slots holding E-slice edges for slice rank `slice`.
-fn slice_mask(slice: u32) -> u32 {
-    unrank_combination(u64::from(slice), 4)
+/// Ranks of 4-element masks of 12 slots (`0..495`) and of 8 slots (`0..70`), and back.
+struct MaskRanks {
+    of12: Vec<u16>,
+    of8: [u8; 256],
+    mask12: Vec<u16>,
+    mask8: Vec<u8>,
+}
+
+impl MaskRanks {
+    fn new() -> MaskRanks {
+        let mut of12 = vec![0u16; 1 << 12];
+        let mut of8 = [0u8; 256];
+        for mask in 0..1u32 << 12 {
+            if mask.count_ones() == 4 {
+                of12[mask as usize] = rank_combination(mask) as u16;
+                if mask < 256 {
+                    of8[mask as usize] = rank_combination(mask) as u8;
+                }
+            }
+        }
+        MaskRanks {
+            of12,
+            of8,
+            mask12: (0..SLICES)
+                .map(|r| unrank_combination(u64::from(r), 4) as u16)
+                .collect(),
+            mask8: (0..70).map(|r| unrank_combination(r, 4) as u8).collect(),
+        }
+    }
+}
+
+/// A permutation of the twelve edge slots acting on masks, by two lookups of 64 entries.
+#[derive(Clone, Copy, Debug)]
+struct SlotMap {
+    low: [u16; 64],
+    high: [u16; 64],
+}
+
+impl SlotMap {
+    /// The map sending slot `i` to slot `to[i]`.
+    fn new(to: [u8; 12]) -> SlotMap {
+        let image = |bits: usize, first: usize| {
+            (0..6).fold(0u16, |out, i| {
+                out | u16::from(bits >> i & 1 == 1) << to[first + i]
+            })
+        };
+        SlotMap {
+            low: std::array::from_fn(|b| image(b, 0)),
+            high: std::array::from_fn(|b| image(b, 6)),
+        }
+    }
+
+    #[inline(always)]
+    fn apply(&self, mask: u32) -> u32 {
+        u32::from(self.low[(mask & 63) as usize] | self.high[(mask >> 6 & 63) as usize])
+    }
+}
+
+/// What a move does to the edge masks: the edge in slot `j` goes to slot `to[j]`, and the flips
+/// of `flips` change (F and B quarter turns).
+#[derive(Clone, Copy, Debug)]
+struct EdgeMove {
+    slots: SlotMap,
+    flips: u32,
+}
+
+impl EdgeMove {
+    fn new(m: Move) -> EdgeMove {
+        let edges = Cube3::of_move(m).edges;
+        // `x.then(m)`: slot `i` receives the edge of slot `m.perm[i]`.
+        let mut to = [0u8; 12];
+        for (i, &from) in edges.perm.iter().enumerate() {
+            to[usize::from(from)] = i as u8;
+        }
+        EdgeMove {
+            slots: SlotMap::new(to),
+            flips: slots_where(&edges.ori, |o| o == 1),
+        }
+    }
+}
+
+/// How a U-D symmetry changes the edge masks. The edge in slot `j` goes to slot `slots(j)`.
+/// With `swaps_layers` (the symmetry turns the cube upside down) U-layer edges become D-layer
+/// edges. With `slice_flip` an edge changes its flip when exactly one of "it is an E-slice
+/// edge" and "slot `j` is an E-slice slot" holds: quarter turns about U-D move E-slice edges
+/// between the F/B and R/L sides, where their reference sticker changes face.
+#[derive(Clone, Copy, Debug)]
+struct EdgeSym {
+    slots: SlotMap,
+    swaps_layers: bool,
+    slice_flip: bool,
+}
+
+/// The E-slice slots FR FL BL BR.
+const SLICE_SLOTS: u32 = 0b1111_0000_0000;
+
+impl EdgeSym {
+    fn new(symmetry: u8) -> EdgeSym {
+        let s = Symmetry::nth(symmetry);
+        let conjugate = |edges: Edges| {
+            s.conjugate(&Cube3 {
+                corners: Corners::SOLVED,
+                edges,
+            })
+            .edges
+        };
+        // Where each slot's edge goes: follow a single flip.
+        let mut to = [0u8; 12];
+        for (slot, target) in to.iter_mut().enumerate() {
+            let mut one = Edges::SOLVED;
+            one.ori[slot] = 1;
+            let flipped = conjugate(one).ori;
+            *target = flipped.iter().position(|&o| o == 1).expect("one flip") as u8;
+        }
+        // An E-slice edge moved into a U slot, unflipped: does conjugation flip it?
+        let mut swapped = Edges::SOLVED;
+        swapped.perm.swap(0, usize::from(FIRST_SLICE_EDGE));
+        let up = Symmetry::map_move_of(symmetry, Move::new(Face::U, 1)).face();
+        EdgeSym {
+            slots: SlotMap::new(to),
+            swaps_layers: up != Face::U,
+            slice_flip: conjugate(swapped).ori != [0; 12],
+        }
+    }
+
+    /// The flips of the conjugate of a position with `flips` and E-slice edges in `slice`.
+    #[inline(always)]
+    fn flips(&self, flips: u32, slice: u32) -> u32 {
+        let changed = if self.slice_flip {
+            flips ^ (slice ^ SLICE_SLOTS)
+        } else {
+            flips
+        };
+        self.slots.apply(changed)
+    }
+
+    /// The U-layer edges' slots of the conjugate.
+    #[inline(always)]
+    fn layer(&self, slice: u32, layer: u32) -> u32 {
+        let source = if self.swaps_layers {
+            !slice & !layer & ALL_SLOTS
+        } else {
+            layer
+        };
+        self.slots.apply(source)
+    }
 }
 
 impl UdCoord {
@@ -177,30 +344,29 @@ impl UdCoord {
         let (c, e) = (&cube.corners, &cube.edges);
         let split = rank_combination(slots_where(&c.perm, |p| p <= LAST_U_PIECE)) as u8;
         let twist = rank_digits(&c.ori[..7], 3) as u16;
-        let slots = slots_where(&e.perm, |p| p >= FIRST_SLICE_EDGE);
-        let slice = rank_combination(slots) as u32;
-        let places = match shape.places {
-            EdgePlaces::Slice => 0,
-            EdgePlaces::SliceOrder => {
-                let order: Vec<u8> = e
-                    .perm
-                    .iter()
-                    .filter(|&&p| p >= FIRST_SLICE_EDGE)
-                    .map(|&p| p - FIRST_SLICE_EDGE)
-                    .collect();
-                rank_arrangement(&order, 4) as u32
-            }
-            EdgePlaces::Layers => {
-                let u_slots = slots_where(&e.perm, |p| p <= LAST_U_PIECE);
-                rank_combination(compress(u_slots, !slots & 0xFFF)) as u32
-            }
+        let slice = slots_where(&e.perm, |p| p >= FIRST_SLICE_EDGE) as u16;
+        let layer = match shape.places {
+            EdgePlaces::Layers => slots_where(&e.perm, |p| p <= LAST_U_PIECE) as u16,
+            _ => 0,
         };
-        let flips = slots_where(&e.ori, |o| o == 1) as u16;
+        let order = match shape.places {
+            EdgePlaces::SliceOrder => {
+                let mut order = [0u8; 4];
+                let pieces = e.perm.iter().filter(|&&p| p >= FIRST_SLICE_EDGE);
+                for (slot, &p) in order.iter_mut().zip(pieces) {
+                    *slot = p - FIRST_SLICE_EDGE;
+                }
+                rank_arrangement(&order, 4) as u8
+            }
+            _ => 0,
+        };
         UdCoord {
             split,
             twist,
-            places: (places * SLICES + slice) as u16,
-            flips,
+            slice,
+            layer,
+            order,
+            flips: slots_where(&e.ori, |o| o == 1) as u16,
         }
     }
 
@@ -231,112 +397,45 @@ fn corners_of(corners: u32) -> Corners {
     out
 }
 
-/// A position with the joint places part `places` of `shape`, unflipped.
-fn edges_of(places: u32, shape: Shape) -> Edges {
-    let slots = slice_mask(places % SLICES);
-    let value = u64::from(places / SLICES);
-    let others = !slots & 0xFFF;
-    let mut order = [0u8, 1, 2, 3];
-    if shape.places == EdgePlaces::SliceOrder {
-        unrank_arrangement(value, 4, &mut order);
-    }
-    // Without the layers part, any four of the other slots will do: the lowest.
-    let u_slots = match shape.places {
-        EdgePlaces::Layers => deposit(unrank_combination(value, 4), others),
-        _ => deposit(0b1111, others),
-    };
+/// A position with E-slice edges in `slice` in the order `order`, unflipped, the other edges
+/// in slot order.
+fn edges_with_order(slice: u32, order: u8) -> Edges {
+    let mut pieces = [0u8, 1, 2, 3];
+    unrank_arrangement(u64::from(order), 4, &mut pieces);
     let mut out = Edges::SOLVED;
-    let (mut e, mut u, mut d) = (0, 0, LAST_U_PIECE + 1);
+    let (mut e, mut other) = (0, 0);
     for (slot, piece) in out.perm.iter_mut().enumerate() {
-        if slots & 1 << slot != 0 {
-            *piece = FIRST_SLICE_EDGE + order[e];
+        if slice & 1 << slot != 0 {
+            *piece = FIRST_SLICE_EDGE + pieces[e];
             e += 1;
-        } else if u_slots & 1 << slot != 0 {
-            *piece = u;
-            u += 1;
         } else {
-            *piece = d;
-            d += 1;
+            *piece = other;
+            other += 1;
         }
     }
     out
 }
 
-fn with_flips(mut edges: Edges, flips: u32) -> Edges {
-    for (slot, ori) in edges.ori.iter_mut().enumerate() {
-        *ori = (flips >> slot & 1) as u8;
-    }
-    edges
-}
-
-/// How a U-D symmetry changes the flips: the edge in slot `j` goes to slot `to[j]` and changes
-/// its flip if `slice_flip` and exactly one of "it is an E-slice edge" and "slot `j` is an
-/// E-slice slot" holds (quarter turns about U-D move E-slice edges between the F/B and R/L
-/// sides, where their reference sticker changes face).
-#[derive(Clone, Copy, Debug)]
-struct FlipMap {
-    /// `low[b]` and `high[b]`: where the six low and six high flip bits `b` go.
-    low: [u16; 64],
-    high: [u16; 64],
-    slice_flip: bool,
-}
-
-impl FlipMap {
-    fn new(symmetry: u8) -> FlipMap {
-        let s = Symmetry::nth(symmetry);
-        let image = |flips: u32| {
-            let cube = Cube3 {
-                corners: Corners::SOLVED,
-                edges: with_flips(Edges::SOLVED, flips),
-            };
-            slots_where(&s.conjugate(&cube).edges.ori, |o| o == 1) as u16
-        };
-        // An E-slice edge moved into a U slot, unflipped: does conjugation flip it?
-        let mut swapped = Edges::SOLVED;
-        swapped.perm.swap(0, usize::from(FIRST_SLICE_EDGE));
-        let probe = Cube3 {
-            corners: Corners::SOLVED,
-            edges: swapped,
-        };
-        FlipMap {
-            low: std::array::from_fn(|b| image(b as u32)),
-            high: std::array::from_fn(|b| image((b as u32) << 6)),
-            slice_flip: s.conjugate(&probe).edges.ori != [0; 12],
-        }
-    }
-
-    /// The flips of the conjugate of a position with `flips` and E-slice edges in `slots`.
-    #[inline]
-    fn apply(&self, flips: u32, slots: u32) -> u32 {
-        let changed = if self.slice_flip {
-            flips ^ (slots ^ 0b1111_0000_0000)
-        } else {
-            flips
-        };
-        u32::from(self.low[(changed & 63) as usize] | self.high[(changed >> 6) as usize])
-    }
-}
-
-/// The coordinate machinery of one shape and metric: move tables for each part, the corner
-/// classes, and how the symmetries act on the edge parts.
+/// The coordinate machinery of one shape and metric: move tables and slot maps for each part,
+/// the corner classes, and how the symmetries act on the edge parts.
 pub struct UdSpace {
     shape: Shape,
     moves: Vec<Move>,
     split_moves: Vec<u8>,
     twist_moves: Vec<u16>,
-    place_moves: Vec<u16>,
-    flip_moves: Vec<u16>,
+    edge_moves: Vec<EdgeMove>,
+    /// For [`EdgePlaces::SliceOrder`], per slice rank, order and turn: the order after it.
+    order_moves: Vec<u8>,
     /// Per corner value: `class << 4 | symmetry` (an index into `Symmetry::ud()`).
     reduce: Vec<u32>,
     /// Per class: its representative's corner part.
     reps: Vec<u32>,
     /// Per class: the symmetries fixing its representative, beyond the identity.
     stabilizers: Vec<u16>,
-    /// Per joint places value and symmetry: the value of the conjugate.
-    place_syms: Vec<u16>,
-    flip_maps: [FlipMap; SYMS],
-    /// Per slice rank: the slots holding E-slice edges.
-    slice_masks: Vec<u16>,
+    edge_syms: [EdgeSym; SYMS],
+    /// For [`EdgePlaces::SliceOrder`], per slice rank, order and symmetry: the conjugate's.
+    order_syms: Vec<u8>,
+    ranks: MaskRanks,
 }
 
 impl UdSpace {
@@ -351,19 +450,6 @@ impl UdSpace {
             UdCoord::of(&Symmetry::nth(s).conjugate(&corner_cube(value)), shape).corners()
         });
         assert_eq!(classes.count() as u32, CORNER_CLASSES);
-        let reduce = (0..CORNER_VALUES)
-            .map(|v| classes.class_of(v) << 4 | u32::from(classes.to_representative(v)))
-            .collect();
-        let reps = (0..CORNER_CLASSES)
-            .map(|c| classes.representative(c))
-            .collect();
-        let stabilizers = (0..CORNER_CLASSES)
-            .map(|c| (classes.stabilizer(c) & !1) as u16)
-            .collect();
-        let edge_cube = |places: u64| Cube3 {
-            corners: Corners::SOLVED,
-            edges: edges_of(places as u32, shape),
-        };
         let coord = |cube: &Cube3| UdCoord::of(cube, shape);
         let split_moves = move_table(
             u64::from(SPLITS),
@@ -379,43 +465,53 @@ impl UdSpace {
             Cube3::apply,
             |c| u64::from(coord(c).twist),
         );
-        let place_moves = move_table(
-            u64::from(shape.place_values()),
-            &moves,
-            edge_cube,
-            Cube3::apply,
-            |c| u64::from(coord(c).places),
-        );
-        let flip_moves = move_table(
-            1 << 12,
-            &moves,
-            |flips| Cube3 {
+        let ranks = MaskRanks::new();
+        let order_cube = |value: u64| {
+            let slice = u32::from(ranks.mask12[(value / 24) as usize]);
+            Cube3 {
                 corners: Corners::SOLVED,
-                edges: with_flips(Edges::SOLVED, flips as u32),
-            },
-            Cube3::apply,
-            |c| u64::from(coord(c).flips),
-        );
-        let place_syms = (0..shape.place_values())
-            .flat_map(|places| {
-                let cube = edge_cube(u64::from(places));
-                syms.iter()
-                    .map(move |&s| coord(&Symmetry::nth(s).conjugate(&cube)).places)
-            })
-            .collect();
+                edges: edges_with_order(slice, (value % 24) as u8),
+            }
+        };
+        let ordered = shape.places == EdgePlaces::SliceOrder;
+        let (order_moves, order_syms) = if ordered {
+            let moves_table = move_table(
+                u64::from(SLICES) * 24,
+                &moves,
+                order_cube,
+                Cube3::apply,
+                |c| u64::from(coord(c).order),
+            );
+            let syms_table = (0..u64::from(SLICES) * 24)
+                .flat_map(|value| {
+                    let cube = order_cube(value);
+                    syms.iter()
+                        .map(move |&s| coord(&Symmetry::nth(s).conjugate(&cube)).order)
+                })
+                .collect();
+            (moves_table, syms_table)
+        } else {
+            (Vec::new(), Vec::new())
+        };
         UdSpace {
             shape,
-            moves,
             split_moves,
             twist_moves,
-            place_moves,
-            flip_moves,
-            reduce,
-            reps,
-            stabilizers,
-            place_syms,
-            flip_maps: std::array::from_fn(|i| FlipMap::new(syms[i])),
-            slice_masks: (0..SLICES).map(|s| slice_mask(s) as u16).collect(),
+            edge_moves: moves.iter().map(|&m| EdgeMove::new(m)).collect(),
+            order_moves,
+            reduce: (0..CORNER_VALUES)
+                .map(|v| classes.class_of(v) << 4 | u32::from(classes.to_representative(v)))
+                .collect(),
+            reps: (0..CORNER_CLASSES)
+                .map(|c| classes.representative(c))
+                .collect(),
+            stabilizers: (0..CORNER_CLASSES)
+                .map(|c| (classes.stabilizer(c) & !1) as u16)
+                .collect(),
+            edge_syms: std::array::from_fn(|i| EdgeSym::new(syms[i])),
+            order_syms,
+            ranks,
+            moves,
         }
     }
 
@@ -432,34 +528,61 @@ impl UdSpace {
     #[inline]
     pub fn apply_coord(&self, c: UdCoord, turn: usize) -> UdCoord {
         let n = self.moves.len();
+        let edge = &self.edge_moves[turn];
+        let order = if self.shape.places == EdgePlaces::SliceOrder {
+            let slice_rank = usize::from(self.ranks.of12[usize::from(c.slice)]);
+            self.order_moves[(slice_rank * 24 + usize::from(c.order)) * n + turn]
+        } else {
+            0
+        };
         UdCoord {
             split: self.split_moves[usize::from(c.split) * n + turn],
             twist: self.twist_moves[usize::from(c.twist) * n + turn],
-            places: self.place_moves[usize::from(c.places) * n + turn],
-            flips: self.flip_moves[usize::from(c.flips) * n + turn],
+            slice: edge.slots.apply(c.slice.into()) as u16,
+            layer: edge.slots.apply(c.layer.into()) as u16,
+            order,
+            flips: (edge.slots.apply(c.flips.into()) ^ edge.flips) as u16,
         }
     }
 
-    /// The edge part of an index for the joint places value `places` and the flips `flips`.
-    #[inline]
-    fn edge_value(&self, places: u32, flips: u32) -> u32 {
-        let slice = places % SLICES;
-        let slots = u32::from(self.slice_masks[slice as usize]);
+    /// The edge part of an index for a coordinate's edge masks.
+    #[inline(always)]
+    fn edge_value(&self, slice: u32, places: u32, flips: u32) -> u32 {
         let kept = match self.shape.flips {
-            EdgeFlips::Slice => compress(flips, slots),
-            EdgeFlips::Layers => compress(flips, !slots & 0xFFF),
+            EdgeFlips::Slice => compress(flips, slice),
+            EdgeFlips::Layers => compress(flips, !slice & ALL_SLOTS),
             EdgeFlips::All => flips & 0x7FF,
         };
-        ((places / SLICES) * self.shape.flips.values() + kept) * SLICES + slice
+        let slice_rank = u32::from(self.ranks.of12[slice as usize]);
+        (places * self.shape.flips.values() + kept) * SLICES + slice_rank
     }
 
-    /// The edge parts seen through U-D symmetry number `sym` (an index into `Symmetry::ud()`).
-    #[inline]
-    fn conjugate_edges(&self, places: u32, flips: u32, sym: usize) -> (u32, u32) {
-        let slots = u32::from(self.slice_masks[(places % SLICES) as usize]);
-        let flips = self.flip_maps[sym].apply(flips, slots);
-        let places = u32::from(self.place_syms[places as usize * SYMS + sym]);
-        (places, flips)
+    /// The edge parts of `c` seen through U-D symmetry number `sym` (an index into
+    /// `Symmetry::ud()`): the slice mask, the ranked places part, and the flips.
+    #[inline(always)]
+    fn conjugate_edges(&self, c: &UdCoord, sym: usize) -> (u32, u32, u32) {
+        let map = &self.edge_syms[sym];
+        let slice = u32::from(c.slice);
+        let image = map.slots.apply(slice);
+        let places = match self.shape.places {
+            EdgePlaces::Slice => 0,
+            EdgePlaces::Layers => {
+                let layer = map.layer(slice, c.layer.into());
+                u32::from(self.ranks.of8[compress(layer, !image & ALL_SLOTS) as usize])
+            }
+            EdgePlaces::SliceOrder => {
+                let slice_rank = usize::from(self.ranks.of12[slice as usize]);
+                let value = slice_rank * 24 + usize::from(c.order);
+                u32::from(self.order_syms[value * SYMS + sym])
+            }
+        };
+        (image, places, map.flips(c.flips.into(), slice))
+    }
+
+    /// Asks for what [`UdSpace::index`] reads first for `c`: its corner class.
+    #[inline(always)]
+    pub fn prefetch_class(&self, c: UdCoord) {
+        crate::space::prefetch(&self.reduce, c.corners() as usize);
     }
 
     /// The table index of a coordinate (one of several for a self-symmetric corner class).
@@ -467,9 +590,9 @@ impl UdSpace {
     pub fn index(&self, c: UdCoord) -> u64 {
         let reduced = self.reduce[c.corners() as usize];
         let (class, sym) = (reduced >> 4, (reduced & 15) as usize);
-        let (places, flips) = self.conjugate_edges(c.places.into(), c.flips.into(), sym);
+        let (slice, places, flips) = self.conjugate_edges(&c, sym);
         u64::from(class) * u64::from(self.shape.edge_values())
-            + u64::from(self.edge_value(places, flips))
+            + u64::from(self.edge_value(slice, places, flips))
     }
 
     /// A coordinate whose index is `index`: the class representative's corners, and flips
@@ -477,24 +600,39 @@ impl UdSpace {
     pub fn coord_of(&self, index: u64) -> UdCoord {
         let edge_values = u64::from(self.shape.edge_values());
         let corners = self.reps[(index / edge_values) as usize];
-        let edge = (index % edge_values) as u32;
-        let slice = edge % SLICES;
+        let mut c = self.edge_coord_of((index % edge_values) as u32);
+        c.split = (corners / TWISTS) as u8;
+        c.twist = (corners % TWISTS) as u16;
+        c
+    }
+
+    /// The edge masks of edge value `edge`, the corner part solved.
+    fn edge_coord_of(&self, edge: u32) -> UdCoord {
+        let slice = u32::from(self.ranks.mask12[(edge % SLICES) as usize]);
         let rest = edge / SLICES;
         let (kept, places) = (
             rest % self.shape.flips.values(),
             rest / self.shape.flips.values(),
         );
-        let slots = u32::from(self.slice_masks[slice as usize]);
         let flips = match self.shape.flips {
-            EdgeFlips::Slice => deposit(kept, slots),
-            EdgeFlips::Layers => deposit(kept, !slots & 0xFFF),
+            EdgeFlips::Slice => deposit(kept, slice),
+            EdgeFlips::Layers => deposit(kept, !slice & ALL_SLOTS),
             EdgeFlips::All => kept | (kept.count_ones() & 1) << 11,
         };
+        let (layer, order) = match self.shape.places {
+            EdgePlaces::Slice => (0, 0),
+            EdgePlaces::Layers => {
+                let mask = u32::from(self.ranks.mask8[places as usize]);
+                (deposit(mask, !slice & ALL_SLOTS), 0)
+            }
+            EdgePlaces::SliceOrder => (0, places as u8),
+        };
         UdCoord {
-            split: (corners / TWISTS) as u8,
-            twist: (corners % TWISTS) as u16,
-            places: (places * SLICES + slice) as u16,
+            slice: slice as u16,
+            layer: layer as u16,
+            order,
             flips: flips as u16,
+            ..UdCoord::default()
         }
     }
 }
@@ -539,8 +677,8 @@ impl StateSpace for UdSpace {
         while stabilizer != 0 {
             let sym = stabilizer.trailing_zeros() as usize;
             stabilizer &= stabilizer - 1;
-            let (places, flips) = self.conjugate_edges(c.places.into(), c.flips.into(), sym);
-            best = best.min(u64::from(self.edge_value(places, flips)));
+            let (slice, places, flips) = self.conjugate_edges(&c, sym);
+            best = best.min(u64::from(self.edge_value(slice, places, flips)));
         }
         class as u64 * edge_values + best
     }
@@ -611,7 +749,8 @@ mod tests {
         }
     }
 
-    /// The flips of a conjugate follow from the flips and the E-slice slots alone.
+    /// The masks of a conjugate follow from the masks alone (the flips from the flips and the
+    /// E-slice slots).
     #[test]
     fn flip_maps_agree_with_conjugation() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
@@ -622,8 +761,10 @@ mod tests {
             let c = UdCoord::of(&cube, shape);
             for (i, &s) in Symmetry::ud().iter().enumerate() {
                 let image = UdCoord::of(&Symmetry::nth(s).conjugate(&cube), shape);
-                let (places, flips) = space.conjugate_edges(c.places.into(), c.flips.into(), i);
-                assert_eq!((places, flips), (image.places.into(), image.flips.into()));
+                let (slice, _, flips) = space.conjugate_edges(&c, i);
+                assert_eq!((slice, flips), (image.slice.into(), image.flips.into()));
+                let layer = space.edge_syms[i].layer(c.slice.into(), c.layer.into());
+                assert_eq!(layer, u32::from(image.layer));
             }
         }
     }
@@ -635,8 +776,9 @@ mod tests {
 
     impl Unreduced<'_> {
         fn rank(&self, c: UdCoord) -> u64 {
+            let (slice, places, flips) = self.0.conjugate_edges(&c, 0);
             u64::from(c.corners()) * u64::from(self.0.shape.edge_values())
-                + u64::from(self.0.edge_value(c.places.into(), c.flips.into()))
+                + u64::from(self.0.edge_value(slice, places, flips))
         }
 
         fn coord_of(&self, state: u64) -> UdCoord {

@@ -13,6 +13,10 @@ pub struct Canonical {
     /// `[history]`: history 0 is the root, `1 + 2 * turn + doubled` after `turn` (`doubled`:
     /// the turn before it was the same quarter turn, QTM only).
     allowed: Vec<u32>,
+    /// The face of each turn.
+    faces: [u8; Move::COUNT],
+    /// Most moves between two turns of one face: 1 in HTM, 2 in QTM (`U` and `U'`).
+    sibling_distance: u8,
 }
 
 impl Canonical {
@@ -38,7 +42,28 @@ impl Canonical {
                 allowed.push(mask);
             }
         }
-        Canonical { allowed }
+        let mut faces = [0; Move::COUNT];
+        for (face, m) in faces.iter_mut().zip(moves) {
+            *face = m.face().index() as u8;
+        }
+        let sibling_distance = if metric == Metric::Qtm { 2 } else { 1 };
+        Canonical {
+            allowed,
+            faces,
+            sibling_distance,
+        }
+    }
+
+    /// The face (its index) that `turn` turns.
+    #[inline]
+    pub fn face(&self, turn: u8) -> u8 {
+        self.faces[usize::from(turn)]
+    }
+
+    /// Most moves between the positions two turns of one face reach from the same position.
+    #[inline]
+    pub fn sibling_distance(&self) -> u8 {
+        self.sibling_distance
     }
 
     /// The history at the root.

@@ -12,7 +12,7 @@
 use super::SolveError;
 use super::canonical::Canonical;
 use super::heuristic::{AnyHeuristic, Heuristic};
-use super::walk::{Frame, Node, Shared, Walk};
+use super::walk::{FAR_END, Frame, Node, Shared, Walk};
 use crate::cube::{Cube3, Metric, Move, merge_same_face};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -86,17 +86,17 @@ pub struct Solver {
 
 /// The search compiled for each family.
 enum Engine {
-    Korf(Ida<super::heuristic::KorfHeuristic>),
-    Phase1(Ida<super::heuristic::Phase1Heuristic>),
-    Ud(Ida<super::heuristic::UdHeuristic>),
+    Korf(Box<Ida<super::heuristic::KorfHeuristic>>),
+    Phase1(Box<Ida<super::heuristic::Phase1Heuristic>>),
+    Ud(Box<Ida<super::heuristic::UdHeuristic>>),
 }
 
 impl Solver {
     pub fn new(heuristic: AnyHeuristic) -> Solver {
         let engine = match heuristic {
-            AnyHeuristic::Korf(h) => Engine::Korf(Ida::new(h)),
-            AnyHeuristic::Phase1(h) => Engine::Phase1(Ida::new(h)),
-            AnyHeuristic::Ud(h) => Engine::Ud(Ida::new(h)),
+            AnyHeuristic::Korf(h) => Engine::Korf(Box::new(Ida::new(*h))),
+            AnyHeuristic::Phase1(h) => Engine::Phase1(Box::new(Ida::new(*h))),
+            AnyHeuristic::Ud(h) => Engine::Ud(Box::new(Ida::new(*h))),
         };
         Solver { engine }
     }
@@ -185,15 +185,8 @@ impl<H: Heuristic> Ida<H> {
             on_iteration(&stats);
             // A solution of an iteration that ran out of time is still optimal (the iterations
             // before it had none), but a set of all of them may lack some.
-            if !solutions.is_empty() && !(aborted && limits.all) {
-                let moves = solutions
-                    .iter()
-                    .map(|p| {
-                        p.iter()
-                            .map(|&t| self.heuristic.moves()[usize::from(t)])
-                            .collect()
-                    })
-                    .collect();
+            if !(solutions.is_empty() || aborted && limits.all) {
+                let moves = solutions.iter().map(|path| self.moves_of(path)).collect();
                 return self.verified(cube, moves, iterations);
             }
             if aborted {
@@ -201,6 +194,16 @@ impl<H: Heuristic> Ida<H> {
             }
             bound += if metric == Metric::Qtm { 2 } else { 1 };
         }
+    }
+
+    /// The solution a path spells: its turns at the near end in order, then the inverses of
+    /// those at the far end, last first (see [`super::walk::FAR_END`]).
+    fn moves_of(&self, path: &[u8]) -> Vec<Move> {
+        let moves = self.heuristic.moves();
+        let turn = |t: u8| moves[usize::from(t & !FAR_END)];
+        let near = path.iter().filter(|&&t| t & FAR_END == 0).map(|&t| turn(t));
+        let far = path.iter().rev().filter(|&&t| t & FAR_END != 0);
+        near.chain(far.map(|&t| turn(t).inverse())).collect()
     }
 
     /// Prints turns as face turns (QTM `U U` as `U2`) and proves each solves `cube`.
@@ -247,6 +250,7 @@ impl<H: Heuristic> Ida<H> {
             all,
             deterministic: limits.deterministic,
             dual: limits.dual,
+            turn_around: limits.dual && !all,
             cubies: limits.dual || !self.heuristic.coords_determine_position(),
             first_found: AtomicUsize::new(usize::MAX),
             aborted: AtomicBool::new(false),

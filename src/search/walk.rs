@@ -27,18 +27,33 @@ pub struct Child<C> {
 }
 
 /// A node that the direct lookup keeps: what expanding it needs.
+///
+/// A node may be turned around (see [`Heuristic::turn_around`]): its coordinates, cubies and
+/// next moves are then those of the inverse position, and the moves that follow it extend the
+/// solution at its other end.
 #[derive(Clone, Copy, Default)]
 pub struct Node<C, D> {
     turn: u8,
+    /// The end of the solution `turn` extended: true for the far end (the solution ends with
+    /// the inverses of those turns, last first).
+    end: bool,
+    /// Whether the node has been turned around an odd number of times: its children extend
+    /// the far end.
+    flipped: bool,
     coords: C,
     /// Its cubies, where the search tracks them (see [`Shared::cubies`]).
     cube: Cube3,
+    /// The canonical history of the end its children extend, and of the other end.
     history: usize,
+    other_history: usize,
     /// The moves that may follow it.
     allowed: u32,
     /// What its dual lookup hands down.
     dual: D,
 }
+
+/// The bit of a path entry that marks a turn of the far end (see [`Node::end`]).
+pub const FAR_END: u8 = 0x80;
 
 type ChildOf<H> = Child<<H as Heuristic>::Coords>;
 pub type NodeOf<H> = Node<<H as Heuristic>::Coords, <H as Heuristic>::Dual>;
@@ -48,9 +63,12 @@ impl<C: Copy, D: Copy> Node<C, D> {
     pub fn root(coords: C, cube: Cube3, allowed: u32, dual: D) -> Node<C, D> {
         Node {
             turn: 0,
+            end: false,
+            flipped: false,
             coords,
             cube,
             history: Canonical::ROOT,
+            other_history: Canonical::ROOT,
             allowed,
             dual,
         }
@@ -108,6 +126,8 @@ pub struct Shared {
     /// one) rather than at the first any thread finds.
     pub deterministic: bool,
     pub dual: bool,
+    /// Whether kept nodes may be turned around (with the dual lookup, for one solution).
+    pub turn_around: bool,
     /// Whether nodes carry their cubie state: for the dual lookup, and to recognise the goal
     /// when the coordinates do not determine the position.
     pub cubies: bool,
@@ -137,6 +157,9 @@ fn generate<H: Heuristic>(heuristic: &H, node: &NodeOf<H>, out: &mut [ChildOf<H>
             coords: heuristic.child(&node.coords, turn),
         };
         count += 1;
+    }
+    for child in &mut out[..count] {
+        heuristic.ready(&mut child.coords);
     }
     count
 }
@@ -237,11 +260,37 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         let history = Canonical::after(parent.history, usize::from(child.turn));
         Node {
             turn: child.turn,
+            end: parent.flipped,
+            flipped: parent.flipped,
             coords: child.coords,
             cube,
             history,
+            other_history: parent.other_history,
             allowed: self.canonical.allowed(history),
             dual: parent.dual,
+        }
+    }
+
+    /// Turns `node` around where the other end of the solution has fewer moves to try next
+    /// (nxopt's and vcube's choice of direction): the tight bounds of the inverse narrow the
+    /// moves at this end, those of the position the moves at the other end.
+    #[inline]
+    fn choose_end(&self, node: &mut NodeOf<H>, budget: u8) {
+        let heuristic = self.heuristic;
+        let other = self.canonical.allowed(node.other_history)
+            & heuristic.other_end_moves(&node.coords, budget);
+        if other.count_ones() < node.allowed.count_ones() {
+            let (coords, dual) = heuristic.turn_around(&node.coords, &node.dual);
+            *node = Node {
+                coords,
+                dual,
+                cube: node.cube.inverse(),
+                history: node.other_history,
+                other_history: node.history,
+                allowed: other,
+                flipped: !node.flipped,
+                ..*node
+            };
         }
     }
 
@@ -276,9 +325,26 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         // The direct lookup; with the dual lookup, the kept children's inverses are ranked
         // and their entries asked for.
         let mut kept = 0;
+        let mut dead_faces = 0u32;
         for i in 0..self.frames[depth].child_count {
             let child = self.frames[depth].children[i];
-            if heuristic.bound(&child.coords, budget) > budget {
+            let face = self.canonical.face(child.turn);
+            if dead_faces & 1 << face != 0 {
+                continue;
+            }
+            let bound = heuristic.bound(&child.coords, budget);
+            if bound > budget {
+                // The bound may exceed the budget by more than one step (it is not consistent).
+                // A child is at most one move from its parent, so at `budget + 3` the parent
+                // itself is out of reach (bidirectional pathmax). It is one move (two quarter
+                // turns) from the other turns of its face, so at `budget + 2` (`+ 3`) those
+                // are out of reach too; they come next in turn order.
+                if bound >= budget + 3 {
+                    return false;
+                }
+                if bound > budget + self.canonical.sibling_distance() {
+                    dead_faces |= 1 << face;
+                }
                 continue;
             }
             let child = self.node(node, &child);
@@ -304,6 +370,14 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             frame.kept[entered] = child;
             entered += 1;
         }
+        if H::BIDIRECTIONAL && shared.turn_around {
+            for k in 0..entered {
+                let mut child = self.frames[depth].kept[k];
+                self.choose_end(&mut child, budget);
+                self.frames[depth].kept[k] = child;
+            }
+        }
+        let frame = &mut self.frames[depth];
         // Generate ahead the children of every entered child that is not a leaf or a prefix.
         let leaf = g + 1 == bound || self.split.as_ref().is_some_and(|(n, _)| g + 1 == *n);
         if !leaf {
@@ -314,7 +388,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
         for k in 0..entered {
             let child = self.frames[depth].kept[k];
-            self.path.push(child.turn);
+            self.path
+                .push(child.turn | if child.end { FAR_END } else { 0 });
             let done = if leaf {
                 self.search(&child, g + 1)
             } else {

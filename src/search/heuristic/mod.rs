@@ -46,8 +46,16 @@ pub trait Heuristic: Sync {
 
     fn coords(&self, cube: &Cube3) -> Self::Coords;
 
-    /// The coordinates after move `turn`, their table entries asked for.
+    /// The coordinates after move `turn`, their table entries (or what finding them reads)
+    /// asked for.
     fn child(&self, c: &Self::Coords, turn: usize) -> Self::Coords;
+
+    /// The second step of generating a child, run once every child of a node has had its
+    /// first ([`Heuristic::child`]): what the lookups need that depends on reads the first
+    /// step asked for, and the table entries then known. Splitting the steps lets the reads of
+    /// all children overlap instead of waiting one after another. Nothing by default.
+    #[inline]
+    fn ready(&self, _c: &mut Self::Coords) {}
 
     /// Asks for the move-table rows that the children of `c` read, where those are too large
     /// to stay in cache.
@@ -85,6 +93,26 @@ pub trait Heuristic: Sync {
     /// The dual values of `cube` itself, all read: where the dual lookup starts, at the root.
     fn root_dual(&self, cube: &Cube3) -> Self::Dual;
 
+    /// Whether the search may turn a node around ([`Heuristic::turn_around`]) and extend the
+    /// solution at its other end.
+    const BIDIRECTIONAL: bool = false;
+
+    /// The moves that may begin the other end of a solution through a node at `c` with `budget`
+    /// moves left: where a bound of `c` is tight, the solution cannot end with a move of that
+    /// bound's subgroup, and its last move is the first move of the other end (inverted). All
+    /// moves by default.
+    #[inline]
+    fn other_end_moves(&self, _c: &Self::Coords, _budget: u8) -> u32 {
+        u32::MAX
+    }
+
+    /// The node seen from its other end: the inverse position's coordinates, from what the
+    /// dual lookup keeps (`dual`), and the position's own as the new dual values. Only called
+    /// when [`Heuristic::BIDIRECTIONAL`].
+    fn turn_around(&self, c: &Self::Coords, dual: &Self::Dual) -> (Self::Coords, Self::Dual) {
+        (*c, *dual)
+    }
+
     /// The full bound of `cube`.
     fn value(&self, cube: &Cube3) -> u8 {
         self.bound(&self.coords(cube), u8::MAX)
@@ -93,9 +121,9 @@ pub trait Heuristic: Sync {
 
 /// A heuristic of any family, opened from a table kind.
 pub enum AnyHeuristic {
-    Korf(KorfHeuristic),
-    Phase1(Phase1Heuristic),
-    Ud(UdHeuristic),
+    Korf(Box<KorfHeuristic>),
+    Phase1(Box<Phase1Heuristic>),
+    Ud(Box<UdHeuristic>),
 }
 
 impl AnyHeuristic {
@@ -105,11 +133,13 @@ impl AnyHeuristic {
     pub fn open(dir: &Path, metric: Metric, kind: TableKind) -> Result<AnyHeuristic, TableError> {
         Ok(match kind {
             TableKind::Edges6 | TableKind::Edges7 => {
-                AnyHeuristic::Korf(KorfHeuristic::open(dir, metric, kind)?)
+                AnyHeuristic::Korf(Box::new(KorfHeuristic::open(dir, metric, kind)?))
             }
-            TableKind::Phase1 => AnyHeuristic::Phase1(Phase1Heuristic::open(dir, metric)?),
+            TableKind::Phase1 => {
+                AnyHeuristic::Phase1(Box::new(Phase1Heuristic::open(dir, metric)?))
+            }
             _ => match kind.ud_shape() {
-                Some(_) => AnyHeuristic::Ud(UdHeuristic::open(dir, metric, kind)?),
+                Some(_) => AnyHeuristic::Ud(Box::new(UdHeuristic::open(dir, metric, kind)?)),
                 None => return Err(TableError::NotAHeuristic(kind.name())),
             },
         })

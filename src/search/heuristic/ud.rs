@@ -25,6 +25,14 @@ pub struct UdCoords {
     indices: [u64; AXES],
 }
 
+/// What the dual lookup keeps of a node's inverse position: its coordinates and their values,
+/// so that the node can be turned around (the search then moves the inverse by move tables).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct UdSide {
+    coords: UdCoords,
+    values: [u8; AXES],
+}
+
 pub struct UdHeuristic {
     metric: Metric,
     space: UdSpace,
@@ -100,20 +108,37 @@ impl UdHeuristic {
         Based::from_parts(self.lines.bytes(), self.base)
     }
 
-    /// The table index of `cube` along `axis`.
+    /// The coordinate of `cube` along `axis`.
     #[inline]
-    fn index_along(&self, cube: &Cube3, axis: usize) -> u64 {
-        let seen = self.rotations[axis].conjugate(cube);
-        self.space.index(UdCoord::of(&seen, self.space.shape()))
+    fn coord_along(&self, cube: &Cube3, axis: usize) -> UdCoord {
+        UdCoord::of(&self.rotations[axis].conjugate(cube), self.space.shape())
+    }
+
+    /// The table's values at `c`'s indices.
+    #[inline]
+    fn values(&self, c: &UdCoords) -> [u8; AXES] {
+        c.indices.map(|index| self.table().value(index))
+    }
+
+    /// The moves that may follow a position whose inverse has `values` with `budget` moves
+    /// left: none of the subgroup of an axis whose value is tight.
+    #[inline]
+    fn narrowed(&self, values: [u8; AXES], budget: u8) -> u32 {
+        let mut allowed = u32::MAX;
+        for (axis, &value) in values.iter().enumerate() {
+            if value == budget {
+                allowed &= !self.subgroup[axis];
+            }
+        }
+        allowed
     }
 }
 
 impl Heuristic for UdHeuristic {
     type Coords = UdCoords;
-    /// The inverse position's table indices, those of the inherited axis left unset.
-    type Inverse = [u64; AXES];
-    /// The inverse position's values, one per axis.
-    type Dual = [u8; AXES];
+    /// The inverse position's coordinates, those of the inherited axis left unset.
+    type Inverse = UdCoords;
+    type Dual = UdSide;
 
     fn metric(&self) -> Metric {
         self.metric
@@ -134,6 +159,8 @@ impl Heuristic for UdHeuristic {
         }
     }
 
+    /// Moves the coordinates and asks for their corner classes; [`Heuristic::ready`] then
+    /// finds the indices, once the classes of all children are on their way.
     #[inline]
     fn child(&self, c: &UdCoords, turn: usize) -> UdCoords {
         let mut child = UdCoords::default();
@@ -141,12 +168,18 @@ impl Heuristic for UdHeuristic {
             let moved = self
                 .space
                 .apply_coord(c.axes[axis], usize::from(self.turns[axis][turn]));
-            let index = self.space.index(moved);
-            self.table().prefetch(index);
+            self.space.prefetch_class(moved);
             child.axes[axis] = moved;
-            child.indices[axis] = index;
         }
         child
+    }
+
+    #[inline]
+    fn ready(&self, c: &mut UdCoords) {
+        for (index, &coord) in c.indices.iter_mut().zip(&c.axes) {
+            *index = self.space.index(coord);
+            self.table().prefetch(*index);
+        }
     }
 
     #[inline(always)]
@@ -173,47 +206,59 @@ impl Heuristic for UdHeuristic {
     /// A turn lies in its own axis's subgroup, whose coordinate of the inverse is therefore
     /// the parent's (as for the phase-1 table): two axes are ranked.
     #[inline]
-    fn inverse(&self, cube: &Cube3, turn: u8) -> [u64; AXES] {
+    fn inverse(&self, cube: &Cube3, turn: u8) -> UdCoords {
         let inherited = usize::from(self.axis_of[usize::from(turn)]);
         let inverse = cube.inverse();
-        let mut indices = [0; AXES];
-        for (axis, index) in indices.iter_mut().enumerate() {
+        let mut coords = UdCoords::default();
+        for axis in 0..AXES {
             if axis != inherited {
-                *index = self.index_along(&inverse, axis);
-                self.table().prefetch(*index);
+                let coord = self.coord_along(&inverse, axis);
+                let index = self.space.index(coord);
+                self.table().prefetch(index);
+                coords.axes[axis] = coord;
+                coords.indices[axis] = index;
             }
         }
-        indices
+        coords
     }
 
     #[inline]
-    fn dual(
-        &self,
-        inverse: &[u64; AXES],
-        turn: u8,
-        values: &mut [u8; AXES],
-        budget: u8,
-    ) -> Option<u32> {
+    fn dual(&self, inverse: &UdCoords, turn: u8, side: &mut UdSide, budget: u8) -> Option<u32> {
         let inherited = usize::from(self.axis_of[usize::from(turn)]);
-        for (axis, value) in values.iter_mut().enumerate() {
+        for axis in 0..AXES {
             if axis != inherited {
-                *value = self.table().value(inverse[axis]);
+                side.coords.axes[axis] = inverse.axes[axis];
+                side.coords.indices[axis] = inverse.indices[axis];
+                side.values[axis] = self.table().value(inverse.indices[axis]);
             }
         }
-        if combine(*values) > budget {
+        if combine(side.values) > budget {
             return None;
         }
-        let mut allowed = u32::MAX;
-        for (axis, &value) in values.iter().enumerate() {
-            if value == budget {
-                allowed &= !self.subgroup[axis];
-            }
-        }
-        Some(allowed)
+        Some(self.narrowed(side.values, budget))
     }
 
-    fn root_dual(&self, cube: &Cube3) -> [u8; AXES] {
-        let inverse = cube.inverse();
-        std::array::from_fn(|axis| self.table().value(self.index_along(&inverse, axis)))
+    fn root_dual(&self, cube: &Cube3) -> UdSide {
+        let coords = self.coords(&cube.inverse());
+        UdSide {
+            coords,
+            values: self.values(&coords),
+        }
+    }
+
+    const BIDIRECTIONAL: bool = true;
+
+    #[inline]
+    fn other_end_moves(&self, c: &UdCoords, budget: u8) -> u32 {
+        self.narrowed(self.values(c), budget)
+    }
+
+    #[inline]
+    fn turn_around(&self, c: &UdCoords, side: &UdSide) -> (UdCoords, UdSide) {
+        let own = UdSide {
+            coords: *c,
+            values: self.values(c),
+        };
+        (side.coords, own)
     }
 }
