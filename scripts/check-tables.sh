@@ -7,9 +7,36 @@
 #   - corners and both 7-edge sets never exceed the true distance of 3,000 random positions up to
 #     8 turns from solved (true distances by a meet-in-the-middle search).
 # The outcome is written to reports/table-checks.md.
-# Usage: scripts/check-tables.sh
+#
+# With the argument `ud`, instead: the symmetry-reduced `ud-f4` coset table (HTM) against an
+# unreduced breadth-first search of the same 1.2 billion cosets, entry by entry (the ignored
+# unit test in src/pdb/ud.rs; about 3 minutes and 0.7 GB); written to reports/ud-table-checks.md.
+# Usage: scripts/check-tables.sh [ud]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${1:-} == ud ]]; then
+  log=$(mktemp)
+  trap 'rm -f "$log"' EXIT
+  start=$(date +%s)
+  status=0
+  cargo test --release --lib -- --ignored the_reduced_table_equals_an_unreduced_search 2>&1 |
+    tee "$log" || status=$?
+  {
+    echo "# ud coset table checks"
+    echo
+    echo "\`scripts/check-tables.sh ud\` on $(date -u +%Y-%m-%d): $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs),"
+    echo "$(( $(date +%s) - start )) s, exit status $status: the symmetry-reduced ud-f4 table (HTM) equals an"
+    echo "unreduced breadth-first search of the same cosets, entry by entry."
+    echo
+    echo '```'
+    grep -E '^test .* (ok|FAILED)$|^test result' "$log"
+    echo '```'
+    echo
+    echo "ud-layers-f4 (HTM), built by gen-tables, has the same number of cosets at each depth from 1 to 10"
+    echo "as vcube's generator prints for its coordinate 304 (reports/performance.md, issue #12)."
+  } >reports/ud-table-checks.md
+  exit "$status"
+fi
 export CUBELAB_DATA=${CUBELAB_DATA:-data}
 cargo run --release --quiet --bin gen-tables -- --data-dir "$CUBELAB_DATA" --metric both >/dev/null
 log=$(mktemp)
