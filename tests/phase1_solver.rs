@@ -6,18 +6,16 @@
 
 mod common;
 
-use common::{BuiltTables, NearSolved, random_scrambles};
-use cubelab::cube::{Cube3, Metric, Move};
-use cubelab::notation::parse_moves;
+use common::{BuiltTables, random_scrambles};
+use cubelab::cube::{Cube3, Metric};
 use cubelab::pdb::phase1;
 use cubelab::report::scan::exact_histogram;
 use cubelab::search::heuristic::{AnyHeuristic, Phase1Heuristic};
-use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
+use cubelab::search::ida::Solver;
 use cubelab::space::MoveSpace;
 use cubelab::table::{Table, TableId, TableKind, Verify};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -78,77 +76,22 @@ fn phase1_entries_are_exact_distances() {
     }
 }
 
-fn solve(solver: &Solver, cube: &Cube3, limits: SearchLimits) -> Vec<Vec<Move>> {
-    let result = solver.solve(cube, limits, |_| {}).unwrap();
-    assert_eq!(result.status, SearchStatus::Optimal);
-    for solution in &result.solutions {
-        assert!(cube.apply_all(solution).is_solved());
-    }
-    result.solutions
-}
-
-fn optimal_length(solver: &Solver, cube: &Cube3, dual: bool) -> u32 {
-    let limits = SearchLimits {
-        dual,
-        ..SearchLimits::default()
-    };
-    let solutions = solve(solver, cube, limits);
-    assert_eq!(solutions.len(), 1);
-    solver.metric().length(&solutions[0])
-}
-
 #[test]
 fn lengths_equal_an_independent_search() {
-    for (metric, max_len, seed) in [(Metric::Htm, 10, 5), (Metric::Qtm, 11, 6)] {
-        let near = NearSolved::new(metric, 5);
-        let solver = solver(metric);
-        for position in random_scrambles(metric, 12, max_len, seed) {
-            let truth = u32::from(near.distance(&position).expect("within 11"));
-            assert_eq!(optimal_length(&solver, &position, true), truth, "{metric}");
-            assert_eq!(optimal_length(&solver, &position, false), truth, "{metric}");
-        }
-    }
+    common::check_lengths_against_independent_search(
+        solver,
+        [(Metric::Htm, 10, 5), (Metric::Qtm, 11, 6)],
+    );
 }
 
 #[test]
 fn known_positions() {
-    let htm = solver(Metric::Htm);
-    let qtm = solver(Metric::Qtm);
-    let cube = |text: &str| Cube3::from_moves(&parse_moves(text).unwrap());
-    // Every position of the subgroup the phase-1 table is blind to: the coordinates alone
-    // would call them solved.
-    assert_eq!(optimal_length(&htm, &cube("U R2 U'"), true), 3);
-    assert_eq!(optimal_length(&htm, &cube("R2 U2 R2 U2 R2 U2"), true), 6);
-    let t_perm = cube("R U R' U' R' F R2 U' R' U' R U R' F'");
-    assert_eq!(optimal_length(&htm, &t_perm, true), 11);
-    let checkerboard = cube("U2 D2 F2 B2 L2 R2");
-    assert_eq!(optimal_length(&htm, &checkerboard, true), 6);
-    assert_eq!(optimal_length(&qtm, &checkerboard, true), 12);
-    assert_eq!(optimal_length(&htm, &Cube3::SOLVED, true), 0);
+    common::check_known_positions(&solver(Metric::Htm), &solver(Metric::Qtm));
 }
 
-/// The dual lookup narrows the next moves where the inverse's phase-1 bound is tight. That may
-/// only remove moves no optimal solution starts with, so every optimal solution survives it.
 #[test]
 fn the_dual_move_restriction_keeps_every_optimal_solution() {
-    for (metric, seed) in [(Metric::Htm, 8), (Metric::Qtm, 9)] {
-        let solver = solver(metric);
-        for position in random_scrambles(metric, 6, 8, seed) {
-            let all = |dual| {
-                let limits = SearchLimits {
-                    all: true,
-                    dual,
-                    ..SearchLimits::default()
-                };
-                solve(&solver, &position, limits)
-                    .into_iter()
-                    .collect::<BTreeSet<_>>()
-            };
-            let (narrowed, plain) = (all(true), all(false));
-            assert!(!plain.is_empty());
-            assert_eq!(narrowed, plain, "{metric}");
-        }
-    }
+    common::check_dual_keeps_every_optimal_solution(solver, [(Metric::Htm, 8), (Metric::Qtm, 9)]);
 }
 
 /// The dual lookup takes a child's inverse phase-1 value along an axis from its parent where the

@@ -5,20 +5,19 @@
 
 mod common;
 
-use common::{BuiltTables, NearSolved, random_scrambles};
+use common::{BuiltTables, random_scrambles, solve};
 use cubelab::bfs::breadth_first;
-use cubelab::cube::{Cube3, Face, Metric, Move};
+use cubelab::cube::{Cube3, Face, Metric};
 use cubelab::notation::parse_moves;
 use cubelab::pdb::ud::{UdCoord, UdSpace};
 use cubelab::report::scan::checked_histogram;
 use cubelab::search::heuristic::{AnyHeuristic, UdHeuristic};
-use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
+use cubelab::search::ida::{SearchLimits, Solver};
 use cubelab::table::based::Based;
 use cubelab::table::{Encoding, Table, TableId, TableKind, Verify, nibble};
 use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
@@ -33,30 +32,6 @@ fn solver(metric: Metric) -> Solver {
     Solver::new(AnyHeuristic::open(data_dir(), metric, TableKind::UdF4).unwrap())
 }
 
-fn solve(solver: &Solver, cube: &Cube3, limits: SearchLimits) -> Vec<Vec<Move>> {
-    let result = solver.solve(cube, limits, |_| {}).unwrap();
-    assert_eq!(result.status, SearchStatus::Optimal);
-    for solution in &result.solutions {
-        assert!(cube.apply_all(solution).is_solved());
-    }
-    result.solutions
-}
-
-fn optimal_length(solver: &Solver, cube: &Cube3, dual: bool) -> u32 {
-    let limits = SearchLimits {
-        dual,
-        ..SearchLimits::default()
-    };
-    let solutions = solve(solver, cube, limits);
-    assert_eq!(solutions.len(), 1);
-    solver.metric().length(&solutions[0])
-}
-
-/// Read through the cubies (not the coordinate the table was built over), every exact
-/// distance the search finds is a coset distance: 0 exactly on the subgroup, its neighbours
-/// within one, one of them one below. The table file holds those distances in its 2-bit
-/// encoding: exact above the base, an admissible line minimum at or below it, and codes that
-/// agree with the build histogram.
 #[test]
 fn entries_are_coset_distances_of_positions() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
@@ -95,56 +70,20 @@ fn entries_are_coset_distances_of_positions() {
 
 #[test]
 fn lengths_equal_an_independent_search() {
-    for (metric, max_len, seed) in [(Metric::Htm, 10, 33), (Metric::Qtm, 11, 34)] {
-        let near = NearSolved::new(metric, 5);
-        let solver = solver(metric);
-        for position in random_scrambles(metric, 12, max_len, seed) {
-            let truth = u32::from(near.distance(&position).expect("within 11"));
-            assert_eq!(optimal_length(&solver, &position, true), truth, "{metric}");
-            assert_eq!(optimal_length(&solver, &position, false), truth, "{metric}");
-        }
-    }
+    common::check_lengths_against_independent_search(
+        solver,
+        [(Metric::Htm, 10, 33), (Metric::Qtm, 11, 34)],
+    );
 }
 
 #[test]
 fn known_positions() {
-    let htm = solver(Metric::Htm);
-    let qtm = solver(Metric::Qtm);
-    let cube = |text: &str| Cube3::from_moves(&parse_moves(text).unwrap());
-    // Positions of the U-D subgroup, which the coordinates of one axis call solved.
-    assert_eq!(optimal_length(&htm, &cube("U D'"), true), 2);
-    assert_eq!(optimal_length(&htm, &cube("U R2 U'"), true), 3);
-    assert_eq!(optimal_length(&htm, &cube("R2 U2 R2 U2 R2 U2"), true), 6);
-    let t_perm = cube("R U R' U' R' F R2 U' R' U' R U R' F'");
-    assert_eq!(optimal_length(&htm, &t_perm, true), 11);
-    let checkerboard = cube("U2 D2 F2 B2 L2 R2");
-    assert_eq!(optimal_length(&htm, &checkerboard, true), 6);
-    assert_eq!(optimal_length(&qtm, &checkerboard, true), 12);
-    assert_eq!(optimal_length(&htm, &Cube3::SOLVED, true), 0);
+    common::check_known_positions(&solver(Metric::Htm), &solver(Metric::Qtm));
 }
 
-/// The dual lookup narrows the next moves where an inverse value is tight, and the three
-/// values together may prune one level early: every optimal solution survives both.
 #[test]
 fn the_dual_lookup_keeps_every_optimal_solution() {
-    for (metric, seed) in [(Metric::Htm, 35), (Metric::Qtm, 36)] {
-        let solver = solver(metric);
-        for position in random_scrambles(metric, 6, 8, seed) {
-            let all = |dual| {
-                let limits = SearchLimits {
-                    all: true,
-                    dual,
-                    ..SearchLimits::default()
-                };
-                solve(&solver, &position, limits)
-                    .into_iter()
-                    .collect::<BTreeSet<_>>()
-            };
-            let (narrowed, plain) = (all(true), all(false));
-            assert!(!plain.is_empty());
-            assert_eq!(narrowed, plain, "{metric}");
-        }
-    }
+    common::check_dual_keeps_every_optimal_solution(solver, [(Metric::Htm, 35), (Metric::Qtm, 36)]);
 }
 
 #[test]

@@ -145,3 +145,85 @@ pub fn check_inherited_dual<H: cubelab::search::heuristic::Heuristic>(
         assert_eq!(values, heuristic.root_dual(&child), "{m}");
     }
 }
+
+use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
+
+/// Solves `cube`, requires an optimal result, and checks every solution by applying it.
+pub fn solve(solver: &Solver, cube: &Cube3, limits: SearchLimits) -> Vec<Vec<Move>> {
+    let result = solver.solve(cube, limits, |_| {}).unwrap();
+    assert_eq!(result.status, SearchStatus::Optimal);
+    for solution in &result.solutions {
+        assert!(cube.apply_all(solution).is_solved());
+    }
+    result.solutions
+}
+
+/// The optimal length the solver finds for `cube`, with or without the dual lookup.
+pub fn optimal_length(solver: &Solver, cube: &Cube3, dual: bool) -> u32 {
+    let limits = SearchLimits {
+        dual,
+        ..SearchLimits::default()
+    };
+    let solutions = solve(solver, cube, limits);
+    assert_eq!(solutions.len(), 1);
+    solver.metric().length(&solutions[0])
+}
+
+/// Checks the solver of each metric against the meet-in-the-middle search on 12 scrambles of
+/// `max_len` (HTM 10, QTM 11 keep them within its reach), with and without the dual lookup.
+pub fn check_lengths_against_independent_search(
+    solver: impl Fn(Metric) -> Solver,
+    runs: [(Metric, usize, u64); 2],
+) {
+    for (metric, max_len, seed) in runs {
+        let near = NearSolved::new(metric, 5);
+        let solver = solver(metric);
+        for position in random_scrambles(metric, 12, max_len, seed) {
+            let truth = u32::from(near.distance(&position).expect("within 11"));
+            assert_eq!(optimal_length(&solver, &position, true), truth, "{metric}");
+            assert_eq!(optimal_length(&solver, &position, false), truth, "{metric}");
+        }
+    }
+}
+
+/// Positions of known optimal length, among them positions of the U-D subgroup and of the
+/// phase-1 subgroup, which the coordinates of some lookups alone would call solved.
+pub fn check_known_positions(htm: &Solver, qtm: &Solver) {
+    let cube = |text: &str| Cube3::from_moves(&cubelab::notation::parse_moves(text).unwrap());
+    assert_eq!(optimal_length(htm, &cube("U D'"), true), 2);
+    assert_eq!(optimal_length(htm, &cube("U R2 U'"), true), 3);
+    assert_eq!(optimal_length(htm, &cube("R2 U2 R2 U2 R2 U2"), true), 6);
+    let t_perm = cube("R U R' U' R' F R2 U' R' U' R U R' F'");
+    assert_eq!(optimal_length(htm, &t_perm, true), 11);
+    let checkerboard = cube("U2 D2 F2 B2 L2 R2");
+    assert_eq!(optimal_length(htm, &checkerboard, true), 6);
+    assert_eq!(optimal_length(qtm, &checkerboard, true), 12);
+    assert_eq!(optimal_length(htm, &Cube3::SOLVED, true), 0);
+}
+
+/// The dual lookup narrows the next moves where an inverse bound is tight and may prune a
+/// level early. That may only remove moves no optimal solution starts with, so every optimal
+/// solution survives it: `--all` finds the same set with and without it.
+pub fn check_dual_keeps_every_optimal_solution(
+    solver: impl Fn(Metric) -> Solver,
+    runs: [(Metric, u64); 2],
+) {
+    for (metric, seed) in runs {
+        let solver = solver(metric);
+        for position in random_scrambles(metric, 6, 8, seed) {
+            let all = |dual| {
+                let limits = SearchLimits {
+                    all: true,
+                    dual,
+                    ..SearchLimits::default()
+                };
+                solve(&solver, &position, limits)
+                    .into_iter()
+                    .collect::<std::collections::BTreeSet<_>>()
+            };
+            let (narrowed, plain) = (all(true), all(false));
+            assert!(!plain.is_empty());
+            assert_eq!(narrowed, plain, "{metric}");
+        }
+    }
+}
