@@ -14,8 +14,6 @@ use crate::cube::Symmetry;
 /// Invariant: for every value `v`, conjugating by `syms[to_representative(v)]` takes `v` to the
 /// representative of `class_of(v)`; the representative is the smallest value of its class.
 pub struct SymClasses {
-    /// The symmetry numbers (see [`Symmetry::nth`]), the identity first.
-    syms: Vec<u8>,
     class: Vec<u32>,
     to_rep: Vec<u8>,
     reps: Vec<u32>,
@@ -64,7 +62,6 @@ impl SymClasses {
             stabilizers.push(stabilizer);
         }
         SymClasses {
-            syms: syms.to_vec(),
             class,
             to_rep,
             reps,
@@ -77,19 +74,13 @@ impl SymClasses {
         self.reps.len()
     }
 
-    /// The symmetry numbers the classes are taken under; [`SymClasses::to_representative`]
-    /// and [`SymClasses::stabilizer`] index this list.
-    pub fn syms(&self) -> &[u8] {
-        &self.syms
-    }
-
     #[inline]
     pub fn class_of(&self, value: u32) -> u32 {
         self.class[value as usize]
     }
 
-    /// The index in [`SymClasses::syms`] of a symmetry that takes `value` to its class's
-    /// representative.
+    /// The index, in the list of symmetries the classes were made with, of a symmetry that
+    /// takes `value` to its class's representative.
     #[inline]
     pub fn to_representative(&self, value: u32) -> u8 {
         self.to_rep[value as usize]
@@ -99,7 +90,8 @@ impl SymClasses {
         self.reps[class as usize]
     }
 
-    /// The symmetries (bit `i` for `syms()[i]`) that fix the representative of `class`: more
+    /// The symmetries (bit `i` for the `i`th of the list) that fix the representative of
+    /// `class`: more
     /// than the identity for the self-symmetric classes, whose other coordinates a table must
     /// treat with care (the same position has several indices there).
     pub fn stabilizer(&self, class: u32) -> u64 {
