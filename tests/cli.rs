@@ -545,3 +545,39 @@ fn stats_plot_draws_tables_and_experiments() {
     let svg = std::fs::read_to_string(out_dir.join("2x2-distribution.svg")).unwrap();
     assert!(svg.contains("2x2x2: positions at each distance"));
 }
+
+/// A coset table through every binary: built by `gen-tables` in its own 2-bit encoding (a
+/// first version refused it for want of `--encoding`), checked by `stats tables`, listed as
+/// valid, and read by `solve --tables`.
+#[test]
+fn ud_tables_build_check_and_solve() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = gen_tables(&["--data-dir", data(dir.path()), "ud-f4"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let list = text(&gen_tables(&["--data-dir", data(dir.path()), "--list"]).stdout);
+    assert!(
+        list.lines()
+            .any(|l| l.starts_with("ud-f4-htm") && l.ends_with("valid"))
+    );
+    let stats = run(
+        env!("CARGO_BIN_EXE_stats"),
+        &["tables", "--data-dir", data(dir.path())],
+        None,
+    );
+    assert!(stats.status.success(), "{}", text(&stats.stdout));
+    assert!(!text(&stats.stdout).contains("MISMATCH"));
+    let t_perm = "R U R' U' R' F R2 U' R' U' R U R' F'";
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--tables",
+            "ud-f4",
+            "--json",
+            t_perm,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(json_lines(&out)[0]["length"], 11);
+}

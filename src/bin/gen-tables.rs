@@ -89,7 +89,13 @@ fn selection(args: &Args) -> Vec<TableId> {
             None => default_metrics(kind),
         };
         for &metric in metrics {
-            let id = TableId::new(kind, metric).with_encoding(args.encoding);
+            // A kind's own encoding (based for the coset tables), unless mod 3 is asked for.
+            let id = TableId::new(kind, metric);
+            let id = if args.encoding == Encoding::Mod3 {
+                id.with_encoding(Encoding::Mod3)
+            } else {
+                id
+            };
             if !ids.contains(&id) {
                 ids.push(id);
             }

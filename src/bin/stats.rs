@@ -221,9 +221,10 @@ fn plot(
     for kind in TableKind::ALL {
         let mut series = Vec::new();
         for metric in Metric::BOTH {
-            // The exact table if present, else a 2-bit one (whose depths were counted at build).
-            let id = [Encoding::Nibble, Encoding::Mod3]
-                .map(|e| TableId::new(kind, metric).with_encoding(e))
+            // The table in its kind's own encoding if present, else a mod-3 one (whose depths
+            // were counted at build).
+            let own = TableId::new(kind, metric);
+            let id = [own, own.with_encoding(Encoding::Mod3)]
                 .into_iter()
                 .find(|id| id.path(dir).exists());
             let Some(id) = id else { continue };

@@ -110,15 +110,6 @@ impl Solver {
         }
     }
 
-    /// The heuristic's bound for `cube`.
-    pub fn bound(&self, cube: &Cube3) -> u8 {
-        match &self.engine {
-            Engine::Korf(ida) => ida.heuristic.value(cube),
-            Engine::Phase1(ida) => ida.heuristic.value(cube),
-            Engine::Ud(ida) => ida.heuristic.value(cube),
-        }
-    }
-
     /// Finds an optimal solution (or all of them) for a valid position, calling `on_iteration`
     /// after each completed iteration.
     pub fn solve(

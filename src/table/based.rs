@@ -18,6 +18,8 @@
 pub const LINE_BYTES: usize = 64;
 /// Entries per line.
 pub const PER_LINE: u64 = 254;
+/// Largest base: `base + 3` must fit the four bits a line's minimum has.
+pub const MAX_BASE: u8 = 12;
 
 /// Payload size for `entries` entries: the lines, then the trailer that holds the base.
 pub const fn payload_bytes(entries: u64) -> u64 {
@@ -30,7 +32,7 @@ pub fn base_of(histogram: &[u64]) -> u8 {
     let mode = (0..histogram.len())
         .max_by_key(|&d| histogram[d])
         .unwrap_or(0);
-    mode.saturating_sub(1) as u8
+    (mode.saturating_sub(1) as u8).min(MAX_BASE)
 }
 
 /// Packs `entries` exact 4-bit entries (two per byte, as the BFS engine leaves them) into based
@@ -69,11 +71,13 @@ pub struct Based<'a> {
 }
 
 impl<'a> Based<'a> {
-    /// The payload's entries; `None` if it is too short to hold its trailer.
+    /// The payload's entries; `None` if it is too short to hold its trailer or its base leaves
+    /// no room for `base + 3` in four bits (a damaged trailer).
     pub fn new(packed: &'a [u8]) -> Option<Based<'a>> {
         let trailer = packed.len().checked_sub(LINE_BYTES)?;
-        Some(Based {
-            base: packed[trailer],
+        let base = packed[trailer];
+        (base <= MAX_BASE).then_some(Based {
+            base,
             packed: &packed[..trailer],
         })
     }

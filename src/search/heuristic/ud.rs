@@ -12,7 +12,7 @@
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
 use crate::cube::{Cube3, Face, Metric, Move, Rotation};
 use crate::pdb::ud::{UdCoord, UdSpace};
-use crate::table::based::Based;
+use crate::table::based::{Based, base_of};
 use crate::table::{Table, TableError, TableId, TableKind};
 use std::path::Path;
 
@@ -66,11 +66,19 @@ impl UdHeuristic {
             .ud_shape()
             .ok_or(TableError::NotAHeuristic(kind.name()))?;
         let table = open_table(dir, TableId::new(kind, metric))?;
-        let based = Based::new(table.payload()).ok_or_else(|| TableError::Damaged {
+        // The base is covered by the checksum; checking it against the build histogram as well
+        // costs nothing and stops a damaged base (which would make the bound inadmissible) even
+        // where the checksum is not recomputed.
+        let damaged = |problem: &str| TableError::Damaged {
             path: table.path().to_path_buf(),
-            problem: "its payload has no trailer".into(),
+            problem: problem.into(),
             rebuild: TableId::new(kind, metric).rebuild_command(dir),
-        })?;
+        };
+        let based = Based::new(table.payload())
+            .ok_or_else(|| damaged("its trailer holds no valid base"))?;
+        if based.base() != base_of(&table.header().histogram) {
+            return Err(damaged("its base disagrees with its histogram"));
+        }
         let (lines, base) = (Entries::of_bytes(based.lines()), based.base());
         let space = UdSpace::new(shape, metric);
         let moves = space.moves().to_vec();
