@@ -30,6 +30,38 @@ pub trait StateSpace: MoveSpace + Sync {
     }
 }
 
+/// A space laid out in rows of equal length, in which every move takes a whole row into one row
+/// and moves the positions of the row by a map that a [`RowSpace::Step`] describes. The
+/// breadth-first engine then works a row at a time: it finds the row's frontier once, and each
+/// move writes into one destination row, which stays in cache, instead of decoding every state
+/// and jumping across the whole table (see [`crate::bfs::breadth_first_rows`]).
+///
+/// State `row x row_len() + position` is position `position` of row `row`, and stepping must
+/// agree with [`MoveSpace::apply`]: `apply(row x len + p, turn) == dest x len +
+/// position(step, p)` where `(dest, step) = step(row, turn)`, representatives included.
+pub trait RowSpace: StateSpace {
+    /// What a move does to the positions of one row.
+    type Step: Copy;
+    /// Positions per row; `size()` is a multiple of it, and it fits in a `u32`.
+    fn row_len(&self) -> u64;
+    /// The row move `turn` takes row `row` to, and how it moves the positions.
+    fn step(&self, row: u64, turn: usize) -> (u64, Self::Step);
+    /// Where position `position` lands in the destination row of `step` (a representative).
+    fn position(&self, step: Self::Step, position: u32) -> u32;
+
+    /// Whether some positions of row `row` are not representatives (see
+    /// [`StateSpace::representative`]).
+    fn row_has_duplicates(&self, _row: u64) -> bool {
+        false
+    }
+
+    /// [`StateSpace::representative`] of position `position` of row `row`, as a position of
+    /// the same row.
+    fn row_representative(&self, _row: u64, position: u32) -> u32 {
+        position
+    }
+}
+
 /// Hints that `items[index]` will be read soon, so a search can overlap memory latencies. A hint
 /// only: it never changes a result. The index is not checked (the search prefetches several
 /// entries per node, and a prefetch of any address is harmless).

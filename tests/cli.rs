@@ -491,7 +491,7 @@ fn solve_3x3_limits_and_missing_tables() {
     assert_eq!(out.status.code(), Some(2));
     let message = text(&out.stderr);
     assert!(
-        message.contains("gen-tables") && message.contains("corners"),
+        message.contains("gen-tables") && message.contains("ud-layers-f4"),
         "{message}"
     );
 }

@@ -1,6 +1,7 @@
 //! gen-tables: build cubelab's distance tables into a data directory.
 
 use clap::{Parser, ValueEnum};
+use cubelab::bfs::Pass;
 use cubelab::cube::Metric;
 use cubelab::pdb::{self, catalogue, default_metrics};
 use cubelab::report::{
@@ -55,6 +56,9 @@ struct Args {
     /// size; the search recovers exact values). 2-bit tables are named <table>-mod3.
     #[arg(long, value_enum, default_value_t = Encoding::Nibble)]
     encoding: Encoding,
+    /// Also print each depth's pass of a build: its direction, states found and seconds.
+    #[arg(short, long)]
+    verbose: bool,
 }
 
 fn main() -> ExitCode {
@@ -133,6 +137,7 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
                     seconds,
                     table.path(),
                     table.file_bytes(),
+                    &[],
                 );
                 return Ok(());
             }
@@ -140,12 +145,20 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
         }
     }
     let bar = progress_bar(pdb::entries(id.kind), &id.name());
-    let header = pdb::build(id, dir, &bar).map_err(|e| e.to_string())?;
+    let built = pdb::build(id, dir, &bar).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     let path = id.path(dir);
     let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
     compress_if_asked(args, &path)?;
-    print_table(args, &header, "built", seconds, &path, bytes);
+    print_table(
+        args,
+        &built.header,
+        "built",
+        seconds,
+        &path,
+        bytes,
+        &built.passes,
+    );
     Ok(())
 }
 
@@ -171,6 +184,7 @@ fn print_table(
     seconds: f64,
     path: &Path,
     bytes: u64,
+    passes: &[Pass],
 ) {
     let hist = &header.histogram;
     if args.json {
@@ -184,9 +198,21 @@ fn print_table(
             "seconds": seconds,
             "bytes": bytes,
             "path": path,
+            "passes": passes,
         });
         println!("{line}");
     } else {
+        if args.verbose {
+            for pass in passes {
+                let direction = if pass.backward { "backward" } else { "forward" };
+                println!(
+                    "  depth {:>2}: {direction:<8} {:>15} found in {:.2} s",
+                    pass.depth,
+                    thousands(pass.found),
+                    pass.seconds
+                );
+            }
+        }
         println!(
             "{}: {status} in {seconds:.2} s, {} entries, {}, {}",
             header.id().name(),

@@ -65,10 +65,10 @@ struct Args {
     /// 3x3: search threads; default all cores.
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// 3x3: the table the heuristic reads: phase1 (with the corner table, read along three
-    /// axes), edges7 or edges6 (with the corner table: Korf's method), or a ud-* coset table
-    /// alone (read along three axes; see gen-tables --list for sizes).
-    #[arg(long, value_enum, default_value_t = TableKind::Phase1, value_name = "TABLE")]
+    /// 3x3: the table the heuristic reads: a ud-* coset table (read along three axes, for
+    /// the position and its inverse; see gen-tables --list for sizes), phase1 (with the corner
+    /// table, along three axes), or edges7 or edges6 (with the corner table: Korf's method).
+    #[arg(long, value_enum, default_value_t = TableKind::UdLayersF4, value_name = "TABLE")]
     tables: TableKind,
     /// 3x3: report the first optimal solution in canonical order, the same on every run and
     /// with any number of threads (by default the first one any thread finds ends the search).

@@ -7,7 +7,7 @@ pub mod pocket;
 pub mod twisted;
 pub mod ud;
 
-use crate::bfs::{BfsError, BfsOutcome, breadth_first};
+use crate::bfs::{BfsError, BfsOutcome, Pass, breadth_first, breadth_first_rows};
 use crate::cube::{Metric, Move};
 use crate::table::{Encoding, TableError, TableHeader, TableId, TableKind, based, write_table};
 use indicatif::ProgressBar;
@@ -62,13 +62,13 @@ where
 
 /// What building a table costs: bytes of memory at peak (the 4-bit working table, which the
 /// coset tables are packed from in place), and seconds of one core's work, from the rates
-/// measured on the project's 2-core machine (reports/tables.md): about 15 million entries a
-/// second per core for the plain spaces, 3 million for the symmetry-reduced coset spaces,
-/// whose every move also reduces by symmetry.
+/// measured on the project's 2-core machine (reports/tables.md, reports/performance.md): about
+/// 15 million entries a second per core for the plain spaces, 12 million for the
+/// symmetry-reduced coset spaces built a row at a time.
 pub fn build_cost(kind: TableKind) -> (u64, f64) {
     let entries = entries(kind);
     let per_core_second = if kind.ud_shape().is_some() {
-        3.0e6
+        12.0e6
     } else {
         15.0e6
     };
@@ -101,8 +101,14 @@ pub enum BuildError {
     Encoding(&'static str, &'static str),
 }
 
+/// A table written: its header, and the passes of the search that built it.
+pub struct Built {
+    pub header: TableHeader,
+    pub passes: Vec<Pass>,
+}
+
 /// Builds table `id` by breadth-first search and writes it into `dir`.
-pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<TableHeader, BuildError> {
+pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, BuildError> {
     let (metric, encoding) = (id.metric, id.encoding);
     let outcome = match id.kind {
         TableKind::Pocket => breadth_first(&pocket::PocketSpace::new(metric), encoding, progress)?,
@@ -128,13 +134,14 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<TableHea
             if encoding != Encoding::Based {
                 return Err(BuildError::Encoding(id.kind.name(), encoding.name()));
             }
-            let exact =
-                breadth_first(&ud::UdSpace::new(shape, metric), Encoding::Nibble, progress)?;
+            let space = ud::UdSpace::new(shape, metric);
+            let exact = breadth_first_rows(&ud::UdRows::new(&space), Encoding::Nibble, progress)?;
             let base = based::base_of(&exact.histogram);
             BfsOutcome {
                 encoding,
                 packed: based::pack(exact.packed, shape.entries(), base),
                 histogram: exact.histogram,
+                passes: exact.passes,
             }
         }
     };
@@ -146,5 +153,8 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<TableHea
         outcome.histogram,
         &outcome.packed,
     )?;
-    Ok(header)
+    Ok(Built {
+        header,
+        passes: outcome.passes,
+    })
 }

@@ -84,13 +84,7 @@ impl TableKind {
     ];
 
     /// The tables `gen-tables` builds when none are named: those the solvers read by default.
-    pub const DEFAULT: [TableKind; 5] = [
-        TableKind::Pocket,
-        TableKind::Corners,
-        TableKind::Edges6,
-        TableKind::Edges7,
-        TableKind::Phase1,
-    ];
+    pub const DEFAULT: [TableKind; 2] = [TableKind::Pocket, TableKind::UdLayersF4];
 
     /// The name used on the command line and in file names.
     pub const fn name(self) -> &'static str {
