@@ -279,7 +279,9 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         let heuristic = self.heuristic;
         let other = self.canonical.allowed(node.other_history)
             & heuristic.other_end_moves(&node.coords, budget);
-        if other.count_ones() < node.allowed.count_ones() {
+        let (there, here) = (other.count_ones(), node.allowed.count_ones());
+        if there < here || (there == here && heuristic.prefers_other_end(&node.coords, &node.dual))
+        {
             let (coords, dual) = heuristic.turn_around(&node.coords, &node.dual);
             *node = Node {
                 coords,

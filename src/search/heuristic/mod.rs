@@ -113,6 +113,14 @@ pub trait Heuristic: Sync {
         (*c, *dual)
     }
 
+    /// Where both ends of a node have as many moves to try: whether to extend the other end.
+    /// vcube's choice: the end whose own table values are larger in sum, whose subtrees the
+    /// bounds cut sooner. Never, by default.
+    #[inline]
+    fn prefers_other_end(&self, _c: &Self::Coords, _dual: &Self::Dual) -> bool {
+        false
+    }
+
     /// The full bound of `cube`.
     fn value(&self, cube: &Cube3) -> u8 {
         self.bound(&self.coords(cube), u8::MAX)

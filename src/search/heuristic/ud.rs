@@ -262,6 +262,12 @@ impl Heuristic for UdHeuristic {
     }
 
     #[inline]
+    fn prefers_other_end(&self, c: &UdCoords, side: &UdSide) -> bool {
+        let sum = |values: [u8; AXES]| values.iter().map(|&v| u32::from(v)).sum::<u32>();
+        sum(side.values) > sum(self.values(c))
+    }
+
+    #[inline]
     fn turn_around(&self, c: &UdCoords, side: &UdSide) -> (UdCoords, UdSide) {
         let own = UdSide {
             coords: *c,
