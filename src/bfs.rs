@@ -96,6 +96,14 @@ impl<const BITS: u32> Cells<BITS> {
         }
     }
 
+    /// For the pass from `depth`: the frontier's value, the value it writes, and the value of
+    /// the entries it lists (a backward pass lists unreached ones, a forward one the frontier).
+    fn pass_values(depth: usize, backward: bool) -> (u8, u8, u8) {
+        let current = Self::value(depth);
+        let wanted = if backward { Self::MASK } else { current };
+        (current, Self::value(depth + 1), wanted)
+    }
+
     fn shift(i: u64) -> u64 {
         (i % Self::PER_BYTE) * BITS as u64
     }
@@ -431,14 +439,7 @@ fn pass<S: StateSpace, const BITS: u32>(
     progress: &ProgressBar,
 ) -> u64 {
     let size = space.size();
-    let current = Cells::<BITS>::value(depth);
-    let next = Cells::<BITS>::value(depth + 1);
-    // A backward pass looks for unreached entries, a forward one for the frontier's value.
-    let wanted = if backward {
-        Cells::<BITS>::MASK
-    } else {
-        current
-    };
+    let (current, next, wanted) = Cells::<BITS>::pass_values(depth, backward);
     let per_byte = Cells::<BITS>::PER_BYTE;
     let total = AtomicU64::new(0);
     cells
@@ -498,13 +499,7 @@ fn row_pass<S: RowSpace, const BITS: u32>(
     progress: &ProgressBar,
 ) -> u64 {
     let len = space.row_len();
-    let current = Cells::<BITS>::value(depth);
-    let next = Cells::<BITS>::value(depth + 1);
-    let wanted = if backward {
-        Cells::<BITS>::MASK
-    } else {
-        current
-    };
+    let (current, next, wanted) = Cells::<BITS>::pass_values(depth, backward);
     let total = AtomicU64::new(0);
     (0..space.size() / len)
         .into_par_iter()
