@@ -42,7 +42,8 @@ pub trait StateSpace: MoveSpace + Sync {
 pub trait RowSpace: StateSpace {
     /// What a move does to the positions of one row.
     type Step: Copy;
-    /// Positions per row; `size()` is a multiple of it, and it fits in a `u32`.
+    /// Positions per row; `size()` is a multiple of it, and it fits in a `u32`. The row pass
+    /// needs a multiple of four, so that no byte of a table holds two rows.
     fn row_len(&self) -> u64;
     /// The row move `turn` takes row `row` to, and how it moves the positions.
     fn step(&self, row: u64, turn: usize) -> (u64, Self::Step);
