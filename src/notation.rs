@@ -19,12 +19,34 @@ pub enum NotationError {
     Unclosed { column: usize },
     #[error("')' at column {column} closes nothing")]
     Unopened { column: usize },
-    #[error("the group opened at column {column} repeats to more than {MAX_MOVES} moves")]
+    #[error("the group opened at column {column} repeats to more than {MAX_WORK} steps")]
     TooLong { column: usize },
+    #[error("the sequence is longer than {MAX_MOVES} moves (from column {column} on)")]
+    TooManyMoves { column: usize },
+    #[error("the group opened at column {column} is nested more than {MAX_NESTING} deep")]
+    TooDeep { column: usize },
 }
 
 /// The most turns a sequence may expand to; repeat counts beyond that are surely typos.
 pub const MAX_MOVES: usize = 1_000_000;
+
+/// The most tokens the parser reads, counting each repeat of a group's body anew: what bounds
+/// its time where repeats write no turns (`(x)99999999999`, `(R4)99999999999`), which a cap
+/// on turns alone would let run for hours.
+pub const MAX_WORK: u64 = 4 * MAX_MOVES as u64;
+
+/// The deepest nesting of groups: each level is a frame of the parser's recursion, so an
+/// unbounded depth would overflow the stack instead of failing cleanly.
+pub const MAX_NESTING: usize = 64;
+
+/// A written decimal count: its value where it fits, and its residue modulo 12 exactly
+/// however long it is, which is all a turn needs (every turn's order divides 4).
+#[derive(Clone, Copy)]
+struct Count {
+    /// Saturates at `u64::MAX`.
+    value: u64,
+    residue: u8,
+}
 
 /// What a single written turn does.
 #[derive(Clone, Copy)]
@@ -36,23 +58,23 @@ enum Turn {
     Rotation(Face),
 }
 
-struct Parser<'a> {
-    chars: Vec<(usize, char)>,
+struct Parser {
+    chars: Vec<char>,
     pos: usize,
-    text: &'a str,
     frame: Rotation,
     out: Vec<Move>,
+    /// Tokens read so far, each repeat of a group counted (see [`MAX_WORK`]).
+    work: u64,
 }
 
-impl Parser<'_> {
+impl Parser {
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.pos).map(|&(_, c)| c)
+        self.chars.get(self.pos).copied()
     }
 
+    /// The 1-based column of the next character (one past the end at the end).
     fn column(&self) -> usize {
-        self.chars
-            .get(self.pos)
-            .map_or(self.text.chars().count() + 1, |&(i, _)| i + 1)
+        self.pos + 1
     }
 
     fn skip_space(&mut self) {
@@ -61,16 +83,28 @@ impl Parser<'_> {
         }
     }
 
-    /// An optional decimal count; `None` when no digit follows. Saturates rather than overflows:
-    /// a count that large is rejected by [`MAX_MOVES`] in a group.
-    fn number(&mut self) -> Option<u64> {
+    /// An optional decimal count; `None` when no digit follows.
+    fn number(&mut self) -> Option<Count> {
         let start = self.pos;
-        let mut value: u64 = 0;
+        let mut count = Count {
+            value: 0,
+            residue: 0,
+        };
         while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
-            value = value.saturating_mul(10).saturating_add(u64::from(d));
+            count.value = count.value.saturating_mul(10).saturating_add(u64::from(d));
+            count.residue = ((u32::from(count.residue) * 10 + d) % 12) as u8;
             self.pos += 1;
         }
-        (self.pos > start).then_some(value)
+        (self.pos > start).then_some(count)
+    }
+
+    /// Counts `steps` tokens of work; an error for the group opened at `open` past the cap.
+    fn spend(&mut self, steps: u64, open: usize) -> Result<(), NotationError> {
+        self.work = self.work.saturating_add(steps);
+        if self.work > MAX_WORK {
+            return Err(NotationError::TooLong { column: open });
+        }
+        Ok(())
     }
 
     /// Parses items until the end or a `)` (which the caller checks for).
@@ -83,32 +117,49 @@ impl Parser<'_> {
                 Some(')') if depth == 0 => return Err(NotationError::Unopened { column }),
                 Some(')') => return Ok(()),
                 Some('(') => self.group(depth)?,
-                Some(_) => self.turn()?,
+                Some(_) => {
+                    self.work += 1;
+                    self.turn()?;
+                    if self.out.len() > MAX_MOVES {
+                        return Err(NotationError::TooManyMoves { column });
+                    }
+                }
             }
         }
     }
 
     /// A parenthesised group, repeated as its count says. Each repeat parses the body again, so
     /// rotations inside the group carry over from one pass to the next exactly as written out.
+    ///
+    /// A body whose pass changes nothing (`()`, `(R4)`) is not repeated; any other is repeated
+    /// only if all its repeats fit in [`MAX_WORK`], checked before the first.
     fn group(&mut self, depth: usize) -> Result<(), NotationError> {
         let open = self.column();
+        if depth >= MAX_NESTING {
+            return Err(NotationError::TooDeep { column: open });
+        }
         self.pos += 1;
+        self.work += 1;
         let body = self.pos;
-        let before = (self.out.len(), self.frame);
+        let before = (self.out.len(), self.frame, self.work);
         self.sequence_until_close(depth + 1, open)?;
         self.pos += 1;
-        let count = self.number().unwrap_or(1);
+        let count = self.number().map_or(1, |c| c.value);
         let after = self.pos;
         if count == 0 {
             self.out.truncate(before.0);
             self.frame = before.1;
         }
-        for _ in 1..count {
-            if self.out.len() > MAX_MOVES {
-                return Err(NotationError::TooLong { column: open });
+        let unchanged = self.out.len() == before.0 && self.frame == before.1;
+        if count > 1 && !unchanged {
+            self.spend((count - 1).saturating_mul(self.work - before.2), open)?;
+            for _ in 1..count {
+                self.pos = body;
+                self.sequence_until_close(depth + 1, open)?;
+                if self.out.len() > MAX_MOVES {
+                    return Err(NotationError::TooManyMoves { column: open });
+                }
             }
-            self.pos = body;
-            self.sequence_until_close(depth + 1, open)?;
         }
         self.pos = after;
         Ok(())
@@ -156,7 +207,7 @@ impl Parser<'_> {
                 return Err(self.error_here(start, column, true));
             }
         };
-        let count = self.number().unwrap_or(1);
+        let count = self.number();
         let prime = matches!(self.peek(), Some('\'' | '’'));
         if prime {
             self.pos += 1;
@@ -176,10 +227,10 @@ impl Parser<'_> {
                 return Err(self.error_here(start, column, true));
             }
         }
-        if count == 0 {
+        if count.is_some_and(|c| c.value == 0) {
             return Err(self.error_here(start, column, false));
         }
-        let quarter_turns = (count % 4) as u8;
+        let quarter_turns = count.map_or(1, |c| c.residue % 4);
         let quarter_turns = if prime {
             (4 - quarter_turns) % 4
         } else {
@@ -192,10 +243,7 @@ impl Parser<'_> {
     }
 
     fn error_here(&self, start: usize, column: usize, unknown: bool) -> NotationError {
-        let token: String = self.chars[start..self.pos]
-            .iter()
-            .map(|&(_, c)| c)
-            .collect();
+        let token: String = self.chars[start..self.pos].iter().collect();
         if unknown {
             NotationError::UnknownToken { token, column }
         } else {
@@ -234,11 +282,11 @@ impl Parser<'_> {
 /// Parses a move sequence into turns of the six outer faces (fixed-centre frame).
 pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
     let mut parser = Parser {
-        chars: text.chars().enumerate().collect(),
+        chars: text.chars().collect(),
         pos: 0,
-        text,
         frame: Rotation::IDENTITY,
         out: Vec::new(),
+        work: 0,
     };
     parser.sequence(0)?;
     Ok(parser.out)
@@ -332,5 +380,68 @@ mod tests {
             parse_moves("(R U)99999999999999999999"),
             Err(NotationError::TooLong { column: 1 })
         );
+    }
+
+    #[test]
+    fn counts_act_modulo_the_turn_order_however_long() {
+        assert_eq!(parsed("R100000000000000000000"), "");
+        assert_eq!(parsed("R100000000000000000001"), "R");
+        assert_eq!(parsed("R100000000000000000003'"), "R");
+        assert_eq!(parsed("U18446744073709551617"), "U");
+        assert!(matches!(
+            parse_moves("R00000000000000000000000"),
+            Err(NotationError::ZeroTurn { .. })
+        ));
+    }
+
+    #[test]
+    fn repeats_that_write_nothing_end_at_once() {
+        for text in [
+            "(x)99999999999",
+            "()99999999999",
+            "(R4)99999999999",
+            "(y2 y2)99999999999",
+        ] {
+            let result = parse_moves(text);
+            assert!(
+                matches!(result, Ok(ref m) if m.is_empty())
+                    || matches!(result, Err(NotationError::TooLong { column: 1 })),
+                "{text}: {result:?}"
+            );
+        }
+        assert_eq!(parsed("(x)5 U"), "F");
+        assert_eq!(parsed("((x)3)2 U"), "D");
+    }
+
+    #[test]
+    fn nesting_is_bounded_with_a_clear_error() {
+        let deep = format!("{}R{}", "(".repeat(30_000), ")".repeat(30_000));
+        assert!(matches!(
+            parse_moves(&deep),
+            Err(NotationError::TooDeep { column: 65 })
+        ));
+        let fine = format!("{}R{}", "(".repeat(MAX_NESTING), ")".repeat(MAX_NESTING));
+        assert_eq!(parsed(&fine), "R");
+    }
+
+    /// Columns used to be found by counting the line from its start at every token: a line of
+    /// a megabyte took minutes. It now parses in one pass, and the error column is exact.
+    #[test]
+    fn long_lines_parse_in_one_pass() {
+        let line = "R U ".repeat(250_000);
+        assert_eq!(parse_moves(&line).map(|m| m.len()), Ok(500_000));
+        let bad = format!("{line}Q");
+        assert_eq!(
+            parse_moves(&bad),
+            Err(NotationError::UnknownToken {
+                token: "Q".into(),
+                column: 1_000_001
+            })
+        );
+        let too_many = "R U ".repeat(MAX_MOVES / 2 + 1);
+        assert!(matches!(
+            parse_moves(&too_many),
+            Err(NotationError::TooManyMoves { .. })
+        ));
     }
 }
