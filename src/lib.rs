@@ -1,6 +1,7 @@
 //! cubelab: Rubik's-cube state spaces, pattern databases and optimal search.
 
 pub mod bfs;
+pub mod cli;
 pub mod coord;
 pub mod cube;
 pub mod facelet;

@@ -6,6 +6,10 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 fn run(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
+    run_bytes(bin, args, stdin.map(str::as_bytes))
+}
+
+fn run_bytes(bin: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     use std::io::Write;
     let mut child = Command::new(bin)
         .args(args)
@@ -15,12 +19,7 @@ fn run(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
         .spawn()
         .expect("binary runs");
     if let Some(text) = stdin {
-        child
-            .stdin
-            .take()
-            .unwrap()
-            .write_all(text.as_bytes())
-            .unwrap();
+        child.stdin.take().unwrap().write_all(text).unwrap();
     }
     drop(child.stdin.take());
     let out = child.wait_with_output().unwrap();
@@ -486,6 +485,26 @@ fn solve_3x3_limits_and_missing_tables() {
     assert!(line.get("solution").is_none());
     // R U F D is 4 moves: no solution within 3, so at least 4 is proven.
     assert_eq!(line["lower_bound"], 4);
+    // The text says what the JSON says, for either way of giving up.
+    for limit in [["--max-length", "3"], ["--timeout", "0"]] {
+        let out = solve(
+            &[
+                "--data-dir",
+                data(dir.path()),
+                "--tables",
+                "edges6",
+                limit[0],
+                limit[1],
+                "R U F D",
+            ],
+            None,
+        );
+        let said = text(&out.stdout);
+        assert!(
+            said.contains("every solution has at least 4 moves"),
+            "{said}"
+        );
+    }
     let empty = tempfile::tempdir().unwrap();
     let out = solve(&["--data-dir", data(empty.path()), "R U"], None);
     assert_eq!(out.status.code(), Some(2));
@@ -580,4 +599,148 @@ fn ud_tables_build_check_and_solve() {
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(json_lines(&out)[0]["length"], 11);
+}
+
+#[test]
+fn solve_carries_on_past_a_line_that_is_not_utf8_and_ignores_a_byte_order_mark() {
+    let dir = built_dir();
+    let input = b"\xEF\xBB\xBFR U\n\xFF\xFE\nF\r\n";
+    let out = run_bytes(
+        env!("CARGO_BIN_EXE_solve"),
+        &["--data-dir", data(dir.path()), "--puzzle", "2x2", "--json"],
+        Some(input),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 3);
+    assert_eq!(
+        (&lines[0]["input"], &lines[0]["length"]),
+        (&"R U".into(), &2.into())
+    );
+    assert_eq!(lines[1]["status"], "invalid");
+    assert_eq!(lines[1]["input"], "line 2");
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("not valid UTF-8")
+    );
+    assert_eq!(
+        (&lines[2]["input"], &lines[2]["length"]),
+        (&"F".into(), &1.into())
+    );
+}
+
+#[test]
+fn numeric_options_out_of_range_are_usage_errors() {
+    for (option, value) in [
+        ("--timeout", "-1"),
+        ("--timeout", "nan"),
+        ("--timeout", "inf"),
+        ("--timeout", "1e20"),
+        ("--threads", "0"),
+        ("--threads", "100000"),
+        ("--random", "-3"),
+        ("--random", "18446744073709551616"),
+    ] {
+        let out = solve(&[&format!("{option}={value}"), "R"], None);
+        assert_eq!(out.status.code(), Some(2), "{option} {value}");
+        let message = text(&out.stderr);
+        assert!(message.contains(value), "{option} {value}: {message}");
+    }
+}
+
+/// Spawns `solve` with piped standard streams.
+fn spawn_solve(args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_solve"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("solve runs")
+}
+
+/// Reads one line of `reader` on a thread, giving up after a minute (a reader that waits for
+/// the end of its input would otherwise hang the test).
+fn line_within_a_minute(reader: impl std::io::Read + Send + 'static) -> Option<String> {
+    use std::io::BufRead;
+    let (send, receive) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(reader).read_line(&mut line);
+        let _ = send.send(line);
+    });
+    receive
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .ok()
+}
+
+#[test]
+fn solve_answers_each_line_of_standard_input_as_it_arrives() {
+    use std::io::Write;
+    let dir = built_dir();
+    let mut child = spawn_solve(&["--data-dir", data(dir.path()), "--puzzle", "2x2"]);
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(b"R U\n").unwrap();
+    stdin.flush().unwrap();
+    // Standard input stays open: the answer must come before its end.
+    let answer = line_within_a_minute(child.stdout.take().unwrap());
+    drop(stdin);
+    let _ = child.wait();
+    let answer = answer.expect("the line is answered before the input ends");
+    assert!(answer.starts_with("R U: U' R'"), "{answer}");
+}
+
+#[test]
+fn a_closed_pipe_ends_solve_quietly_even_mid_stream() {
+    let dir = built_dir();
+    let mut child = spawn_solve(&[
+        "--data-dir",
+        data(dir.path()),
+        "--puzzle",
+        "2x2",
+        "--random",
+        "18446744073709551615",
+    ]);
+    let first = line_within_a_minute(child.stdout.take().unwrap());
+    assert!(
+        first.is_some_and(|l| l.contains("htm")),
+        "positions stream out"
+    );
+    // The reader has gone: the next write ends solve, without a panic.
+    let status = child.wait().unwrap();
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(ended_by_closed_pipe(status), "{status:?}");
+}
+
+/// Whether a process ended as writers into a closed pipe conventionally do: killed by SIGPIPE.
+fn ended_by_closed_pipe(status: std::process::ExitStatus) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    status.signal() == Some(13)
+}
+
+#[test]
+fn every_binary_ends_quietly_when_its_output_pipe_is_closed() {
+    let dir = built_dir();
+    let runs: [(&str, Vec<&str>); 3] = [
+        (env!("CARGO_BIN_EXE_gen-tables"), vec!["--list"]),
+        (env!("CARGO_BIN_EXE_stats"), vec!["tables"]),
+        (env!("CARGO_BIN_EXE_solve"), vec!["--puzzle", "2x2", "R"]),
+    ];
+    for (bin, args) in runs {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = Command::new(bin)
+            .args(&args)
+            .args(["--data-dir", data(dir.path())])
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .unwrap();
+        assert!(out.stderr.is_empty(), "{bin}: {}", text(&out.stderr));
+        assert!(ended_by_closed_pipe(out.status), "{bin}: {:?}", out.status);
+    }
 }

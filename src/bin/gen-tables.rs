@@ -62,6 +62,7 @@ struct Args {
 }
 
 fn main() -> ExitCode {
+    cubelab::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
     let ok = if args.list {
         list(&args)

@@ -3,15 +3,14 @@
 use clap::Parser;
 use cubelab::cube::{Cube2, Cube3, Metric, Move};
 use cubelab::notation::format_moves;
-use cubelab::position::{Position, Puzzle, parse_position};
+use cubelab::position::{Line, Position, PositionLines, Puzzle, parse_position};
 use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
 use cubelab::search::pocket::PocketSolver;
 use cubelab::table::TableKind;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use rayon::prelude::*;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -41,9 +40,9 @@ struct Args {
     /// Read positions from FILE, one per line ('#' starts a comment).
     #[arg(long)]
     file: Option<PathBuf>,
-    /// Solve N uniformly random positions of --puzzle.
+    /// Solve N uniformly random positions of --puzzle (drawn one at a time, as solved).
     #[arg(long, value_name = "N")]
-    random: Option<usize>,
+    random: Option<u64>,
     /// Seed for --random.
     #[arg(long, default_value_t = 1, requires = "random")]
     seed: u64,
@@ -60,10 +59,10 @@ struct Args {
     #[arg(long, value_name = "N")]
     max_length: Option<u32>,
     /// 3x3: give up on a position after this many seconds (status timeout).
-    #[arg(long, value_name = "SECONDS")]
-    timeout: Option<f64>,
-    /// 3x3: search threads; default all cores.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// 3x3: search threads (1 to 1024); default all cores.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
     /// 3x3: the table the heuristic reads: a ud-* coset table (read along three axes, for
     /// the position and its inverse; see gen-tables --list for sizes), phase1 (with the corner
@@ -81,6 +80,37 @@ struct Args {
     /// 3x3: also print every IDA* iteration (bound, nodes, time).
     #[arg(long, short)]
     verbose: bool,
+}
+
+/// The most seconds --timeout takes: about 31 years, far below where a duration overflows.
+const MAX_TIMEOUT_SECONDS: f64 = 1e9;
+
+/// A --timeout: a number of seconds from 0 to [`MAX_TIMEOUT_SECONDS`], fractions allowed.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(0.0..=MAX_TIMEOUT_SECONDS).contains(&seconds) {
+        return Err(format!(
+            "{text} seconds is outside 0 to {MAX_TIMEOUT_SECONDS:.0}"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// The most search threads: more only adds switching, and a typo such as 100000 would spend
+/// minutes starting threads.
+const MAX_THREADS: usize = 1024;
+
+/// A --threads: 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a thread count from 1 to {MAX_THREADS}"
+        )),
+    }
 }
 
 /// What happened to one position.
@@ -148,6 +178,7 @@ impl Outcome {
 }
 
 fn main() -> ExitCode {
+    cubelab::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
     match run(&args) {
         Ok(all_optimal) => {
@@ -164,116 +195,140 @@ fn main() -> ExitCode {
     }
 }
 
-/// Solves and prints every position; true if every one was solved optimally.
+/// Solves and prints every position as it is read; true if every one was solved optimally.
 fn run(args: &Args) -> Result<bool, String> {
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
-            .num_threads(threads.max(1))
+            .num_threads(threads)
             .build_global()
             .map_err(|e| e.to_string())?;
     }
-    let inputs = gather_inputs(args)?;
-    let positions: Vec<Result<Position, String>> = inputs
-        .par_iter()
-        .map(|text| parse_position(text, args.puzzle).map_err(|e| e.to_string()))
-        .collect();
-    let wants = |puzzle| {
-        positions
-            .iter()
-            .any(|p| p.as_ref().is_ok_and(|p| p.puzzle() == puzzle))
-    };
-    let pocket = if wants(Puzzle::Pocket) {
-        Some(PocketSolver::open(&args.data_dir, args.metric).map_err(|e| e.to_string())?)
-    } else {
-        None
-    };
-    let cube = if wants(Puzzle::Cube) {
-        let heuristic = AnyHeuristic::open(&args.data_dir, args.metric, args.tables)
-            .map_err(|e| e.to_string())?;
-        Some(Solver::new(heuristic))
-    } else {
-        None
-    };
-    // 2x2 positions are cheap: solve them all in parallel up front. 3x3 searches are parallel
-    // inside, so they run one at a time, printed as each finishes.
-    let pocket_outcomes: Vec<Option<Outcome>> = positions
-        .par_iter()
-        .map(|p| match (p, &pocket) {
-            (Ok(Position::Pocket(c)), Some(solver)) => Some(solve_pocket(solver, c, args.all)),
-            _ => None,
-        })
-        .collect();
+    let mut solvers = Solvers::default();
     let mut csv = open_csv(args)?;
     let mut all_optimal = true;
     let stdout = std::io::stdout();
-    for ((input, position), pocket_outcome) in inputs.iter().zip(&positions).zip(pocket_outcomes) {
-        let outcome = match (position, pocket_outcome) {
-            (Err(message), _) => Outcome::Invalid(message.clone()),
-            (_, Some(outcome)) => outcome,
-            (Ok(Position::Cube(c)), None) => match &cube {
-                Some(solver) => solve_cube(args, solver, input, c)?,
-                None => Outcome::Invalid("the 3x3 tables are not loaded".into()),
-            },
-            (Ok(Position::Pocket(_)), None) => {
-                Outcome::Invalid("the 2x2 table is not loaded".into())
-            }
+    for input in inputs(args)? {
+        let Input { shown, text } = input?;
+        let position =
+            text.and_then(|t| parse_position(&t, args.puzzle).map_err(|e| e.to_string()));
+        let outcome = match &position {
+            Err(message) => Outcome::Invalid(message.clone()),
+            Ok(Position::Pocket(c)) => solve_pocket(solvers.pocket(args)?, c, args.all),
+            Ok(Position::Cube(c)) => solve_cube(args, solvers.cube(args)?, &shown, c)?,
         };
         all_optimal &= outcome.status() == "optimal";
         let puzzle = position.as_ref().map_or(args.puzzle, |p| Some(p.puzzle()));
         let mut out = stdout.lock();
         let written = if args.json {
-            write_json(&mut out, args, input, puzzle, &outcome)
+            write_json(&mut out, args, &shown, puzzle, &outcome)
         } else {
-            write_text(&mut out, args, input, &outcome)
+            write_text(&mut out, args, &shown, &outcome)
         };
-        if written.is_err() {
+        if written.and_then(|()| out.flush()).is_err() {
             // Standard output closed (a pipe into `head`, say): nothing more to say.
             return Ok(all_optimal);
         }
         if let Some(writer) = csv.as_mut() {
-            write_csv(writer, args, input, puzzle, &outcome)?;
+            write_csv(writer, args, &shown, puzzle, &outcome)?;
         }
     }
     Ok(all_optimal)
 }
 
-/// Positions from the arguments, --file and --random, or else from standard input.
-fn gather_inputs(args: &Args) -> Result<Vec<String>, String> {
-    let mut inputs = args.positions.clone();
+/// The solvers, each opened when the first position that needs it comes.
+#[derive(Default)]
+struct Solvers {
+    pocket: Option<PocketSolver>,
+    cube: Option<Solver>,
+}
+
+impl Solvers {
+    fn pocket(&mut self, args: &Args) -> Result<&PocketSolver, String> {
+        if self.pocket.is_none() {
+            let solver =
+                PocketSolver::open(&args.data_dir, args.metric).map_err(|e| e.to_string())?;
+            self.pocket = Some(solver);
+        }
+        self.pocket
+            .as_ref()
+            .ok_or_else(|| "the 2x2 table is not loaded".into())
+    }
+
+    fn cube(&mut self, args: &Args) -> Result<&Solver, String> {
+        if self.cube.is_none() {
+            let heuristic = AnyHeuristic::open(&args.data_dir, args.metric, args.tables)
+                .map_err(|e| e.to_string())?;
+            self.cube = Some(Solver::new(heuristic));
+        }
+        self.cube
+            .as_ref()
+            .ok_or_else(|| "the 3x3 tables are not loaded".into())
+    }
+}
+
+/// One position to solve: how it is shown in the output, and its text or why it has none.
+struct Input {
+    shown: String,
+    text: Result<String, String>,
+}
+
+impl Input {
+    fn of(text: String) -> Input {
+        Input {
+            shown: text.clone(),
+            text: Ok(text),
+        }
+    }
+
+    fn of_line(line: Line) -> Input {
+        match line.text {
+            Ok(text) => Input::of(text),
+            Err(e) => Input {
+                shown: format!("line {}", line.number),
+                text: Err(e.to_string()),
+            },
+        }
+    }
+}
+
+type Inputs = Box<dyn Iterator<Item = Result<Input, String>>>;
+
+/// Positions from the arguments, --file and --random, or else from standard input, each read
+/// or drawn only when the one before it has been answered.
+fn inputs(args: &Args) -> Result<Inputs, String> {
+    let mut inputs: Inputs = Box::new(args.positions.clone().into_iter().map(|t| Ok(Input::of(t))));
     if let Some(path) = &args.file {
         let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let lines = read_lines(std::io::BufReader::new(file));
-        inputs.extend(lines.map_err(|e| format!("{}: {e}", path.display()))?);
+        let shown = path.display().to_string();
+        let lines = PositionLines::new(std::io::BufReader::new(file)).map(move |line| {
+            line.map(Input::of_line)
+                .map_err(|e| format!("{shown}: {e}"))
+        });
+        inputs = Box::new(inputs.chain(lines));
     }
     if let Some(count) = args.random {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
         let puzzle = args.puzzle.unwrap_or(Puzzle::Cube);
-        inputs.extend((0..count).map(|_| match puzzle {
-            Puzzle::Pocket => Cube2::random(&mut rng).to_facelets(),
-            Puzzle::Cube => Cube3::random(&mut rng).to_facelets(),
-        }));
+        let drawn = (0..count).map(move |_| {
+            Ok(Input::of(match puzzle {
+                Puzzle::Pocket => Cube2::random(&mut rng).to_facelets(),
+                Puzzle::Cube => Cube3::random(&mut rng).to_facelets(),
+            }))
+        });
+        inputs = Box::new(inputs.chain(drawn));
     }
     if args.positions.is_empty() && args.file.is_none() && args.random.is_none() {
         let stdin = std::io::stdin();
         if stdin.is_terminal() {
             eprintln!("solve: reading positions from standard input, one per line (Ctrl-D ends)");
         }
-        inputs.extend(read_lines(stdin.lock()).map_err(|e| format!("standard input: {e}"))?);
+        let lines = PositionLines::new(stdin.lock()).map(|line| {
+            line.map(Input::of_line)
+                .map_err(|e| format!("standard input: {e}"))
+        });
+        inputs = Box::new(inputs.chain(lines));
     }
     Ok(inputs)
-}
-
-/// Non-empty lines with `#` comments removed.
-fn read_lines(reader: impl BufRead) -> std::io::Result<Vec<String>> {
-    let mut lines = Vec::new();
-    for line in reader.lines() {
-        let line = line?;
-        let text = line.split('#').next().unwrap_or("").trim();
-        if !text.is_empty() {
-            lines.push(text.to_string());
-        }
-    }
-    Ok(lines)
 }
 
 fn solve_pocket(solver: &PocketSolver, cube: &Cube2, all: bool) -> Outcome {
@@ -295,7 +350,7 @@ fn solve_pocket(solver: &PocketSolver, cube: &Cube2, all: bool) -> Outcome {
 fn solve_cube(args: &Args, solver: &Solver, input: &str, cube: &Cube3) -> Result<Outcome, String> {
     let limits = SearchLimits {
         max_length: args.max_length,
-        timeout: args.timeout.map(Duration::from_secs_f64),
+        timeout: args.timeout,
         all: args.all,
         dual: !args.no_dual,
         deterministic: args.deterministic,
@@ -305,9 +360,13 @@ fn solve_cube(args: &Args, solver: &Solver, input: &str, cube: &Cube3) -> Result
     let result = solver
         .solve(cube, limits, |it| {
             if verbose {
-                println!(
+                // A closed standard output is noticed when the answer is written.
+                let _ = writeln!(
+                    std::io::stdout(),
                     "{input}: bound {} searched: {} nodes in {:.3} s",
-                    it.bound, it.nodes, it.seconds
+                    it.bound,
+                    it.nodes,
+                    it.seconds
                 );
             }
         })
@@ -356,10 +415,11 @@ fn write_text(
             }
         }
         status => {
-            let bound = outcome.iterations().last().map_or(0, |i| i.bound);
+            // What the search proved, as the JSON's `lower_bound` says it.
+            let at_least = outcome.lower_bound().unwrap_or(0);
             writeln!(
                 out,
-                "{input}: gave up ({status}): no solution of {bound} moves or fewer below that bound's search ({metric}; {effort})"
+                "{input}: gave up ({status}): every solution has at least {at_least} moves ({metric}; {effort})"
             )
         }
     }

@@ -60,6 +60,7 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    cubelab::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
     let data_dir = args.data_dir;
     let result = match args.command {
