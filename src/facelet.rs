@@ -42,6 +42,10 @@ pub enum FaceletError {
     },
     #[error("the colours are not those of a cube: '{0}' has no single opposite colour")]
     NoColourScheme(char),
+    #[error("Reid's notation lists 20 pieces (12 edges, then 8 corners), this has {0}")]
+    ReidPieceCount(usize),
+    #[error("'{piece}' cannot be the piece in the {slot} slot: it needs {} letters", slot.len())]
+    ReidPiece { slot: &'static str, piece: String },
     #[error(transparent)]
     Invalid(#[from] InvalidCube),
 }
@@ -229,6 +233,75 @@ impl Cube3 {
             stickers[at[1 - flip]] = colours[1];
         }
         stickers.iter().map(|f| f.letter()).collect()
+    }
+}
+
+/// The slots of Michael Reid's piece notation, in its order: twelve edges, then eight corners.
+/// A position lists, slot by slot, the stickers found there, read in the order the slot's name
+/// gives its faces; the solved cube is this list itself.
+pub const REID_SLOTS: [&str; 20] = [
+    "UF", "UR", "UB", "UL", "DF", "DR", "DB", "DL", "FR", "FL", "BR", "BL", "UFR", "URB", "UBL",
+    "ULF", "DRF", "DFL", "DLB", "DBR",
+];
+
+/// The sticker indices (into the 54) of Reid slot `name`, in the order of its letters: found
+/// from the corner and edge tables above, so that the two notations share one geometry.
+fn reid_facelets(name: &str) -> Vec<usize> {
+    let slots: Vec<&[usize]> = EDGE_FACELETS
+        .iter()
+        .map(|s| s.as_slice())
+        .chain(CORNER_FACELETS.iter().map(|s| s.as_slice()))
+        .collect();
+    let face_at = |i: usize| Face::from_index(i / 9).letter();
+    let slot = slots
+        .into_iter()
+        .find(|at| at.len() == name.len() && at.iter().all(|&i| name.contains(face_at(i))))
+        .unwrap_or(&[]);
+    name.chars()
+        .filter_map(|letter| slot.iter().copied().find(|&i| face_at(i) == letter))
+        .collect()
+}
+
+impl Cube3 {
+    /// Reads Reid's notation: 20 pieces separated by blanks, as vcube and nxopt read them
+    /// (`UF UR ... DBR` is solved). Faults are reported as in the sticker string the pieces
+    /// paint, by the slot that holds them.
+    pub fn from_reid(text: &str) -> Result<Cube3, FaceletError> {
+        let pieces: Vec<&str> = text.split_whitespace().collect();
+        if pieces.len() != REID_SLOTS.len() {
+            return Err(FaceletError::ReidPieceCount(pieces.len()));
+        }
+        let mut stickers: Vec<char> = Face::ALL
+            .iter()
+            .flat_map(|f| std::iter::repeat_n(f.letter(), 9))
+            .collect();
+        for (&name, &piece) in REID_SLOTS.iter().zip(&pieces) {
+            if piece.chars().count() != name.len() {
+                return Err(FaceletError::ReidPiece {
+                    slot: name,
+                    piece: piece.to_string(),
+                });
+            }
+            for (at, letter) in reid_facelets(name).into_iter().zip(piece.chars()) {
+                stickers[at] = letter;
+            }
+        }
+        Cube3::from_facelets(&stickers.into_iter().collect::<String>())
+    }
+
+    /// Writes Reid's notation (see [`Cube3::from_reid`]).
+    pub fn to_reid(&self) -> String {
+        let stickers: Vec<char> = self.to_facelets().chars().collect();
+        REID_SLOTS
+            .iter()
+            .map(|name| {
+                reid_facelets(name)
+                    .iter()
+                    .map(|&i| stickers[i])
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -426,5 +499,51 @@ mod tests {
         assert!(named_by_dbl.is_normalised());
         let undo: Vec<Move> = seq.iter().rev().map(|m| m.inverse()).collect();
         assert!(named_by_dbl.apply_all(&undo).is_solved());
+    }
+
+    #[test]
+    fn reid_notation_reads_and_writes_known_positions() {
+        let solved = REID_SLOTS.join(" ");
+        assert_eq!(Cube3::from_reid(&solved), Ok(Cube3::SOLVED));
+        assert_eq!(Cube3::SOLVED.to_reid(), solved);
+        let after_u = Cube3::from_moves(&crate::notation::parse_moves("U").unwrap());
+        assert_eq!(
+            after_u.to_reid(),
+            "UR UB UL UF DF DR DB DL FR FL BR BL URB UBL ULF UFR DRF DFL DLB DBR"
+        );
+        let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+        let superflip = Cube3::from_moves(&crate::notation::parse_moves(superflip).unwrap());
+        assert_eq!(
+            Cube3::from_reid("FU RU BU LU FD RD BD LD RF LF RB LB UFR URB UBL ULF DRF DFL DLB DBR"),
+            Ok(superflip)
+        );
+    }
+
+    #[test]
+    fn reid_notation_round_trips_random_positions() {
+        use rand::SeedableRng;
+        let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
+        for _ in 0..1000 {
+            let cube = Cube3::random(&mut rng);
+            assert_eq!(Cube3::from_reid(&cube.to_reid()), Ok(cube));
+        }
+    }
+
+    #[test]
+    fn reid_faults_name_the_slot() {
+        let solved = REID_SLOTS.join(" ");
+        assert_eq!(
+            Cube3::from_reid("UF UR"),
+            Err(FaceletError::ReidPieceCount(2))
+        );
+        let long = solved.replacen("UR", "URF", 1);
+        assert!(matches!(
+            Cube3::from_reid(&long),
+            Err(FaceletError::ReidPiece { slot: "UR", .. })
+        ));
+        let twisted = solved.replacen("UFR", "FRU", 1);
+        assert!(Cube3::from_reid(&twisted).is_err(), "one twisted corner");
+        let flipped = solved.replacen("UF", "FU", 1);
+        assert!(Cube3::from_reid(&flipped).is_err(), "one flipped edge");
     }
 }

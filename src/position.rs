@@ -63,40 +63,104 @@ pub enum PositionError {
     Facelet(#[from] FaceletError),
     #[error("this is a {found} sticker string ({} letters), but --puzzle is {expected}", found.stickers())]
     PuzzleMismatch { expected: Puzzle, found: Puzzle },
+    #[error(
+        "{0} letters without spaces are neither a 2x2 (24) nor a 3x3 (54) sticker string; \
+         write moves with spaces between them, or say --moves"
+    )]
+    UnclearLetters(usize),
+    #[error("a sticker string has 24 letters (2x2) or 54 (3x3), this one has {0}")]
+    StickerCount(usize),
+    #[error("Reid's notation describes a 3x3, but --puzzle is 2x2")]
+    ReidOnPocket,
 }
 
-/// Whether `text` reads as a sticker string rather than moves: 24 or 54 letters and nothing
-/// else. (A sequence of 24 or 54 single-letter turns written without spaces would be misread;
-/// write moves with spaces.)
-pub fn looks_like_facelets(text: &str) -> Option<Puzzle> {
-    if !text.chars().all(|c| c.is_ascii_alphabetic()) {
-        return None;
-    }
-    match text.len() {
-        24 => Some(Puzzle::Pocket),
-        54 => Some(Puzzle::Cube),
-        _ => None,
-    }
+/// The ways a position can be written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Form {
+    /// Decided by the text's shape (see [`Form::of`]).
+    #[default]
+    Auto,
+    /// A move sequence applied to the solved cube.
+    Moves,
+    /// 24 (2x2) or 54 (3x3) sticker letters.
+    Stickers,
+    /// Michael Reid's piece notation (3x3): `UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL
+    /// ULF DRF DFL DLB DBR` is solved.
+    Reid,
 }
 
-/// Reads one position. A sticker string names its own puzzle; a move sequence is applied to the
-/// solved `puzzle` (3x3 unless given).
-pub fn parse_position(text: &str, puzzle: Option<Puzzle>) -> Result<Position, PositionError> {
-    let text = text.trim();
-    if let Some(found) = looks_like_facelets(text) {
-        if let Some(expected) = puzzle.filter(|&p| p != found) {
-            return Err(PositionError::PuzzleMismatch { expected, found });
+/// Letters without spaces past this many are too long to be a move sequence someone meant to
+/// write without spaces, and are not taken for one (see [`Form::of`]).
+const MOST_GLUED_TURNS: usize = 20;
+
+impl Form {
+    /// The form `text` has, by its shape:
+    /// - 20 blank-separated pieces of face letters, 12 of two letters then 8 of three: Reid's;
+    /// - letters only, 24 or 54 of them: stickers;
+    /// - letters only, more than 20 but neither 24 nor 54: an error, since such a string is
+    ///   far likelier a mistyped sticker string than turns written without spaces;
+    /// - anything else: moves.
+    pub fn of(text: &str) -> Result<Form, PositionError> {
+        if looks_like_reid(text) {
+            return Ok(Form::Reid);
         }
-        return Ok(match found {
-            Puzzle::Pocket => Position::Pocket(Cube2::from_facelets(text)?),
-            Puzzle::Cube => Position::Cube(Cube3::from_facelets(text)?),
-        });
+        if !text.is_empty() && text.chars().all(|c| c.is_ascii_alphabetic()) {
+            return match text.len() {
+                24 | 54 => Ok(Form::Stickers),
+                n if n > MOST_GLUED_TURNS => Err(PositionError::UnclearLetters(n)),
+                _ => Ok(Form::Moves),
+            };
+        }
+        Ok(Form::Moves)
     }
-    let moves = parse_moves(text)?;
-    Ok(match puzzle.unwrap_or(Puzzle::Cube) {
-        Puzzle::Pocket => Position::Pocket(Cube2::from_moves(&moves)),
-        Puzzle::Cube => Position::Cube(Cube3::from_moves(&moves)),
-    })
+}
+
+/// Whether `text` has the shape of Reid's notation (see [`Form::of`]).
+fn looks_like_reid(text: &str) -> bool {
+    let pieces: Vec<&str> = text.split_whitespace().collect();
+    pieces.len() == crate::facelet::REID_SLOTS.len()
+        && pieces.iter().enumerate().all(|(i, piece)| {
+            piece.len() == if i < 12 { 2 } else { 3 } && piece.chars().all(|c| "URFDLB".contains(c))
+        })
+}
+
+/// Reads one position written in `form`. A sticker string names its own puzzle; a move
+/// sequence is applied to the solved `puzzle` (3x3 unless given).
+pub fn parse_position(
+    text: &str,
+    puzzle: Option<Puzzle>,
+    form: Form,
+) -> Result<Position, PositionError> {
+    let text = text.trim();
+    let form = match form {
+        Form::Auto => Form::of(text)?,
+        given => given,
+    };
+    match form {
+        Form::Reid if puzzle == Some(Puzzle::Pocket) => Err(PositionError::ReidOnPocket),
+        Form::Reid => Ok(Position::Cube(Cube3::from_reid(text)?)),
+        Form::Stickers => {
+            let found = match text.chars().count() {
+                24 => Puzzle::Pocket,
+                54 => Puzzle::Cube,
+                n => return Err(PositionError::StickerCount(n)),
+            };
+            if let Some(expected) = puzzle.filter(|&p| p != found) {
+                return Err(PositionError::PuzzleMismatch { expected, found });
+            }
+            Ok(match found {
+                Puzzle::Pocket => Position::Pocket(Cube2::from_facelets(text)?),
+                Puzzle::Cube => Position::Cube(Cube3::from_facelets(text)?),
+            })
+        }
+        Form::Moves | Form::Auto => {
+            let moves = parse_moves(text)?;
+            Ok(match puzzle.unwrap_or(Puzzle::Cube) {
+                Puzzle::Pocket => Position::Pocket(Cube2::from_moves(&moves)),
+                Puzzle::Cube => Position::Cube(Cube3::from_moves(&moves)),
+            })
+        }
+    }
 }
 
 /// One line of positions read by [`PositionLines`]: its 1-based number, and its text without
@@ -210,25 +274,70 @@ mod tests {
         );
     }
 
+    fn auto(text: &str) -> Result<Position, PositionError> {
+        parse_position(text, None, Form::Auto)
+    }
+
+    #[test]
+    fn letters_that_are_no_sticker_string_are_an_error_not_moves() {
+        let solved3 = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB";
+        for text in [
+            &solved3[1..],
+            &format!("{solved3}U"),
+            "UUUURRRRFFFFDDDDLLLLBBB",
+        ] {
+            assert_eq!(
+                auto(text),
+                Err(PositionError::UnclearLetters(text.len())),
+                "{text}"
+            );
+        }
+        // Said to be moves, they are moves.
+        let glued = &solved3[1..];
+        assert!(matches!(
+            parse_position(glued, None, Form::Moves),
+            Ok(Position::Cube(_))
+        ));
+        // Short runs of glued turns stay moves; said to be stickers, they are not.
+        assert!(matches!(auto("RUFDLB"), Ok(Position::Cube(_))));
+        assert_eq!(
+            parse_position("RUFDLB", None, Form::Stickers),
+            Err(PositionError::StickerCount(6))
+        );
+    }
+
+    #[test]
+    fn reid_notation_is_recognised_and_never_searched_as_moves() {
+        let solved = crate::facelet::REID_SLOTS.join(" ");
+        assert_eq!(auto(&solved), Ok(Position::Cube(Cube3::SOLVED)));
+        assert_eq!(
+            parse_position(&solved, None, Form::Reid),
+            Ok(Position::Cube(Cube3::SOLVED))
+        );
+        assert_eq!(
+            parse_position(&solved, Some(Puzzle::Pocket), Form::Auto),
+            Err(PositionError::ReidOnPocket)
+        );
+        let scrambled = Cube3::from_moves(&parse_moves("R U F' D2").unwrap());
+        assert_eq!(auto(&scrambled.to_reid()), Ok(Position::Cube(scrambled)));
+    }
+
     #[test]
     fn sticker_strings_and_moves_are_told_apart() {
         let two = "UUUURRRRFFFFDDDDLLLLBBBB";
         assert_eq!(
-            parse_position(two, None),
+            parse_position(two, None, Form::Auto),
             Ok(Position::Pocket(Cube2::SOLVED))
         );
         assert!(matches!(
-            parse_position(two, Some(Puzzle::Cube)),
+            parse_position(two, Some(Puzzle::Cube), Form::Auto),
             Err(PositionError::PuzzleMismatch { .. })
         ));
         assert!(matches!(
-            parse_position("R U R' U'", Some(Puzzle::Pocket)),
+            parse_position("R U R' U'", Some(Puzzle::Pocket), Form::Auto),
             Ok(Position::Pocket(_))
         ));
-        assert!(matches!(parse_position("R U", None), Ok(Position::Cube(_))));
-        assert!(matches!(
-            parse_position("R K", None),
-            Err(PositionError::Notation(_))
-        ));
+        assert!(matches!(auto("R U"), Ok(Position::Cube(_))));
+        assert!(matches!(auto("R K"), Err(PositionError::Notation(_))));
     }
 }

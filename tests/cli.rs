@@ -744,3 +744,28 @@ fn every_binary_ends_quietly_when_its_output_pipe_is_closed() {
         assert!(ended_by_closed_pipe(out.status), "{bin}: {:?}", out.status);
     }
 }
+
+#[test]
+fn letters_that_are_no_sticker_string_are_not_searched_as_moves() {
+    let dir = built_dir();
+    let args = ["--data-dir", data(dir.path()), "--puzzle", "2x2", "--json"];
+    let out = solve(&args, Some("UUUURRRRFFFFDDDDLLLLBBB\n"));
+    assert_eq!(out.status.code(), Some(1));
+    let line = &json_lines(&out)[0];
+    assert_eq!(line["status"], "invalid");
+    assert!(line["error"].as_str().unwrap().contains("--moves"));
+    // Said to be moves, the same letters are 23 turns.
+    let moves = solve(
+        &[&args[..], &["--moves"]].concat(),
+        Some("UUUURRRRFFFFDDDDLLLLBBB\n"),
+    );
+    assert_eq!(json_lines(&moves)[0]["status"], "optimal");
+    let reid = "UF UR UB UL DF DR DB DL FR FL BR BL UFR URB UBL ULF DRF DFL DLB DBR";
+    let out = solve(&args, Some(reid));
+    assert!(
+        json_lines(&out)[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("Reid")
+    );
+}

@@ -3,7 +3,7 @@
 use clap::Parser;
 use cubelab::cube::{Cube2, Cube3, Metric, Move};
 use cubelab::notation::format_moves;
-use cubelab::position::{Line, Position, PositionLines, Puzzle, parse_position};
+use cubelab::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
 use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
 use cubelab::search::pocket::PocketSolver;
@@ -31,6 +31,17 @@ struct Args {
     /// Puzzle that move sequences are applied to (sticker strings name their own); default 3x3.
     #[arg(long, value_enum)]
     puzzle: Option<Puzzle>,
+    /// How positions are written. auto: Reid's notation if it has that shape (20 pieces), a
+    /// sticker string if 24 or 54 letters, an error if more than 20 letters without spaces
+    /// otherwise, else moves.
+    #[arg(long, value_enum, default_value_t = Form::Auto, value_name = "FORM")]
+    format: Form,
+    /// Positions are move sequences (--format moves).
+    #[arg(long, conflicts_with_all = ["format", "stickers"])]
+    moves: bool,
+    /// Positions are sticker strings (--format stickers).
+    #[arg(long, conflicts_with = "format")]
+    stickers: bool,
     /// Metric to be optimal in.
     #[arg(long, value_enum, default_value_t = Metric::Htm)]
     metric: Metric,
@@ -203,6 +214,11 @@ fn run(args: &Args) -> Result<bool, String> {
             .build_global()
             .map_err(|e| e.to_string())?;
     }
+    let form = match (args.moves, args.stickers) {
+        (true, _) => Form::Moves,
+        (_, true) => Form::Stickers,
+        _ => args.format,
+    };
     let mut solvers = Solvers::default();
     let mut csv = open_csv(args)?;
     let mut all_optimal = true;
@@ -210,7 +226,7 @@ fn run(args: &Args) -> Result<bool, String> {
     for input in inputs(args)? {
         let Input { shown, text } = input?;
         let position =
-            text.and_then(|t| parse_position(&t, args.puzzle).map_err(|e| e.to_string()));
+            text.and_then(|t| parse_position(&t, args.puzzle, form).map_err(|e| e.to_string()));
         let outcome = match &position {
             Err(message) => Outcome::Invalid(message.clone()),
             Ok(Position::Pocket(c)) => solve_pocket(solvers.pocket(args)?, c, args.all),
