@@ -25,6 +25,8 @@ pub enum NotationError {
     TooManyMoves { column: usize },
     #[error("the group opened at column {column} is nested more than {MAX_NESTING} deep")]
     TooDeep { column: usize },
+    #[error("'{token}' at column {column} turns an inner layer, which a 2x2 does not have")]
+    InnerLayer { token: String, column: usize },
 }
 
 /// The most turns a sequence may expand to; repeat counts beyond that are surely typos.
@@ -65,6 +67,8 @@ struct Parser {
     out: Vec<Move>,
     /// Tokens read so far, each repeat of a group counted (see [`MAX_WORK`]).
     work: u64,
+    /// Whether the puzzle has inner layers for wide turns and slices to turn.
+    inner_layers: bool,
 }
 
 impl Parser {
@@ -230,6 +234,10 @@ impl Parser {
         if count.is_some_and(|c| c.value == 0) {
             return Err(self.error_here(start, column, false));
         }
+        if !self.inner_layers && matches!(turn, Turn::Wide(_) | Turn::Slice(_)) {
+            let token = self.chars[start..self.pos].iter().collect();
+            return Err(NotationError::InnerLayer { token, column });
+        }
         let quarter_turns = count.map_or(1, |c| c.residue % 4);
         let quarter_turns = if prime {
             (4 - quarter_turns) % 4
@@ -281,12 +289,23 @@ impl Parser {
 
 /// Parses a move sequence into turns of the six outer faces (fixed-centre frame).
 pub fn parse_moves(text: &str) -> Result<Vec<Move>, NotationError> {
+    parse(text, true)
+}
+
+/// Parses a move sequence for a puzzle without inner layers (the 2x2): as [`parse_moves`], but
+/// wide turns and slices are errors rather than their 3x3 meaning.
+pub fn parse_outer_moves(text: &str) -> Result<Vec<Move>, NotationError> {
+    parse(text, false)
+}
+
+fn parse(text: &str, inner_layers: bool) -> Result<Vec<Move>, NotationError> {
     let mut parser = Parser {
         chars: text.chars().collect(),
         pos: 0,
         frame: Rotation::IDENTITY,
         out: Vec::new(),
         work: 0,
+        inner_layers,
     };
     parser.sequence(0)?;
     Ok(parser.out)
@@ -443,5 +462,30 @@ mod tests {
             parse_moves(&too_many),
             Err(NotationError::TooManyMoves { .. })
         ));
+    }
+
+    #[test]
+    fn a_puzzle_without_inner_layers_rejects_wide_turns_and_slices() {
+        for (text, token, column) in [
+            ("R Rw", "Rw", 3),
+            ("M2", "M2", 1),
+            ("U r'", "r'", 3),
+            ("(E)2", "E", 2),
+            ("S", "S", 1),
+        ] {
+            assert_eq!(
+                parse_outer_moves(text),
+                Err(NotationError::InnerLayer {
+                    token: token.into(),
+                    column
+                }),
+                "{text}"
+            );
+            assert!(parse_moves(text).is_ok());
+        }
+        assert_eq!(
+            format_moves(&parse_outer_moves("x R U2 y F'").unwrap()),
+            format_moves(&parse_moves("x R U2 y F'").unwrap())
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::cube::{Cube2, Cube3};
 use crate::facelet::FaceletError;
-use crate::notation::{NotationError, parse_moves};
+use crate::notation::{NotationError, parse_moves, parse_outer_moves};
 use std::fmt;
 use std::io::BufRead;
 
@@ -153,13 +153,10 @@ pub fn parse_position(
                 Puzzle::Cube => Position::Cube(Cube3::from_facelets(text)?),
             })
         }
-        Form::Moves | Form::Auto => {
-            let moves = parse_moves(text)?;
-            Ok(match puzzle.unwrap_or(Puzzle::Cube) {
-                Puzzle::Pocket => Position::Pocket(Cube2::from_moves(&moves)),
-                Puzzle::Cube => Position::Cube(Cube3::from_moves(&moves)),
-            })
-        }
+        Form::Moves | Form::Auto => Ok(match puzzle.unwrap_or(Puzzle::Cube) {
+            Puzzle::Pocket => Position::Pocket(Cube2::from_moves(&parse_outer_moves(text)?)),
+            Puzzle::Cube => Position::Cube(Cube3::from_moves(&parse_moves(text)?)),
+        }),
     }
 }
 
