@@ -59,6 +59,11 @@ type ChildOf<H> = Child<<H as Heuristic>::Coords>;
 pub type NodeOf<H> = Node<<H as Heuristic>::Coords, <H as Heuristic>::Dual>;
 
 impl<C: Copy, D: Copy> Node<C, D> {
+    /// How many moves may follow the node.
+    pub fn branching(&self) -> u32 {
+        self.allowed.count_ones()
+    }
+
     /// The root of a search, with its coordinates and dual values.
     pub fn root(coords: C, cube: Cube3, allowed: u32, dual: D) -> Node<C, D> {
         Node {
