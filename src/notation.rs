@@ -1,10 +1,17 @@
 //! Singmaster/WCA move notation.
 //!
 //! Reads face turns (`R`, `R'`, `R2`, `R2'`, `R3`), wide turns (`Rw`, `r`), slices (`M E S`),
-//! rotations (`x y z`), groups in parentheses with an optional repeat count (`(R U)6`), and free
-//! whitespace. Everything is resolved to turns of the six outer faces against fixed centres:
-//! a rotation only relabels the faces that later turns name, and a wide turn or slice becomes
-//! outer turns plus such a rotation. A trailing rotation therefore changes no position.
+//! rotations (`x y z`), groups in parentheses with an optional repeat count (`(R U)6`),
+//! commutators `[A, B]` (A B A' B') and conjugates `[A: B]` (A B A'), also with a count, `//`
+//! comments to the end of the line, and free whitespace, as cubing.js reads them.
+//!
+//! Parsing has two steps. The text becomes a list of written turns, each a turn as written with
+//! its quarter turns; a group's repeats copy its list, and the inverse of a list (for a
+//! commutator) is the list reversed, each turn undone. Then the list is resolved to turns of
+//! the six outer faces against fixed centres: a rotation only relabels the faces that later
+//! turns name, and a wide turn or slice becomes outer turns plus such a rotation, so a
+//! trailing rotation changes no position. Inverting written turns rather than resolved ones is
+//! what keeps `[x, R]` exact: undoing `x` must relabel the faces back.
 
 use crate::cube::{Face, Move, Rotation};
 
@@ -15,27 +22,26 @@ pub enum NotationError {
     UnknownToken { token: String, column: usize },
     #[error("'{token}' at column {column} turns zero times")]
     ZeroTurn { token: String, column: usize },
-    #[error("'(' at column {column} is never closed")]
-    Unclosed { column: usize },
-    #[error("')' at column {column} closes nothing")]
-    Unopened { column: usize },
-    #[error("the group opened at column {column} repeats to more than {MAX_WORK} steps")]
+    #[error("'{open}' at column {column} is never closed")]
+    Unclosed { open: char, column: usize },
+    #[error("'{close}' at column {column} closes nothing")]
+    Unopened { close: char, column: usize },
+    #[error(
+        "the '[' at column {column} needs ',' (commutator) or ':' (conjugate) between its parts"
+    )]
+    NoSeparator { column: usize },
+    #[error("the sequence grows past {MAX_MOVES} turns at column {column}")]
     TooLong { column: usize },
-    #[error("the sequence is longer than {MAX_MOVES} moves (from column {column} on)")]
-    TooManyMoves { column: usize },
     #[error("the group opened at column {column} is nested more than {MAX_NESTING} deep")]
     TooDeep { column: usize },
     #[error("'{token}' at column {column} turns an inner layer, which a 2x2 does not have")]
     InnerLayer { token: String, column: usize },
 }
 
-/// The most turns a sequence may expand to; repeat counts beyond that are surely typos.
+/// The most written turns (rotations included) a sequence may expand to; repeat counts beyond
+/// that are surely typos. Every repeat is checked against it before it is copied, so neither
+/// time nor memory can run away (`(x)99999999999` is refused at once).
 pub const MAX_MOVES: usize = 1_000_000;
-
-/// The most tokens the parser reads, counting each repeat of a group's body anew: what bounds
-/// its time where repeats write no turns (`(x)99999999999`, `(R4)99999999999`), which a cap
-/// on turns alone would let run for hours.
-pub const MAX_WORK: u64 = 4 * MAX_MOVES as u64;
 
 /// The deepest nesting of groups: each level is a frame of the parser's recursion, so an
 /// unbounded depth would overflow the stack instead of failing cleanly.
@@ -60,13 +66,33 @@ enum Turn {
     Rotation(Face),
 }
 
+/// A turn as written, with its quarter turns (1 to 3).
+#[derive(Clone, Copy)]
+struct Written {
+    turn: Turn,
+    quarter_turns: u8,
+}
+
+impl Written {
+    fn inverse(self) -> Written {
+        Written {
+            quarter_turns: 4 - self.quarter_turns,
+            ..self
+        }
+    }
+}
+
+/// The inverse of a written sequence.
+fn inverse(turns: &[Written]) -> impl Iterator<Item = Written> + '_ {
+    turns.iter().rev().map(|w| w.inverse())
+}
+
+/// What ends a sequence inside brackets.
+const CLOSERS: &str = ")],:";
+
 struct Parser {
     chars: Vec<char>,
     pos: usize,
-    frame: Rotation,
-    out: Vec<Move>,
-    /// Tokens read so far, each repeat of a group counted (see [`MAX_WORK`]).
-    work: u64,
     /// Whether the puzzle has inner layers for wide turns and slices to turn.
     inner_layers: bool,
 }
@@ -81,9 +107,18 @@ impl Parser {
         self.pos + 1
     }
 
+    /// Skips blanks and `//` comments.
     fn skip_space(&mut self) {
-        while self.peek().is_some_and(char::is_whitespace) {
-            self.pos += 1;
+        loop {
+            match self.peek() {
+                Some(c) if c.is_whitespace() => self.pos += 1,
+                Some('/') if self.chars.get(self.pos + 1) == Some(&'/') => {
+                    while self.peek().is_some_and(|c| c != '\n') {
+                        self.pos += 1;
+                    }
+                }
+                _ => return,
+            }
         }
     }
 
@@ -102,82 +137,100 @@ impl Parser {
         (self.pos > start).then_some(count)
     }
 
-    /// Counts `steps` tokens of work; an error for the group opened at `open` past the cap.
-    fn spend(&mut self, steps: u64, open: usize) -> Result<(), NotationError> {
-        self.work = self.work.saturating_add(steps);
-        if self.work > MAX_WORK {
-            return Err(NotationError::TooLong { column: open });
-        }
-        Ok(())
-    }
-
-    /// Parses items until the end or a `)` (which the caller checks for).
-    fn sequence(&mut self, depth: usize) -> Result<(), NotationError> {
+    /// Items until the end or one of [`CLOSERS`] (which the caller checks), appended to `out`.
+    fn sequence(&mut self, depth: usize, out: &mut Vec<Written>) -> Result<(), NotationError> {
         loop {
             self.skip_space();
             let column = self.column();
             match self.peek() {
                 None => return Ok(()),
-                Some(')') if depth == 0 => return Err(NotationError::Unopened { column }),
-                Some(')') => return Ok(()),
-                Some('(') => self.group(depth)?,
-                Some(_) => {
-                    self.work += 1;
-                    self.turn()?;
-                    if self.out.len() > MAX_MOVES {
-                        return Err(NotationError::TooManyMoves { column });
+                Some(c) if CLOSERS.contains(c) => {
+                    if depth > 0 {
+                        return Ok(());
                     }
+                    return Err(match c {
+                        ')' | ']' => NotationError::Unopened { close: c, column },
+                        _ => NotationError::UnknownToken {
+                            token: c.to_string(),
+                            column,
+                        },
+                    });
                 }
+                Some(open @ ('(' | '[')) => self.group(open, depth, out)?,
+                Some(_) => self.turn(out)?,
+            }
+            if out.len() > MAX_MOVES {
+                return Err(NotationError::TooLong { column });
             }
         }
     }
 
-    /// A parenthesised group, repeated as its count says. Each repeat parses the body again, so
-    /// rotations inside the group carry over from one pass to the next exactly as written out.
-    ///
-    /// A body whose pass changes nothing (`()`, `(R4)`) is not repeated; any other is repeated
-    /// only if all its repeats fit in [`MAX_WORK`], checked before the first.
-    fn group(&mut self, depth: usize) -> Result<(), NotationError> {
-        let open = self.column();
+    /// A bracketed group from its opening `open`: `(A)`, `[A, B]` or `[A: B]`, then an optional
+    /// repeat count.
+    fn group(
+        &mut self,
+        open: char,
+        depth: usize,
+        out: &mut Vec<Written>,
+    ) -> Result<(), NotationError> {
+        let column = self.column();
         if depth >= MAX_NESTING {
-            return Err(NotationError::TooDeep { column: open });
+            return Err(NotationError::TooDeep { column });
         }
         self.pos += 1;
-        self.work += 1;
-        let body = self.pos;
-        let before = (self.out.len(), self.frame, self.work);
-        self.sequence_until_close(depth + 1, open)?;
-        self.pos += 1;
-        let count = self.number().map_or(1, |c| c.value);
-        let after = self.pos;
-        if count == 0 {
-            self.out.truncate(before.0);
-            self.frame = before.1;
-        }
-        let unchanged = self.out.len() == before.0 && self.frame == before.1;
-        if count > 1 && !unchanged {
-            self.spend((count - 1).saturating_mul(self.work - before.2), open)?;
-            for _ in 1..count {
-                self.pos = body;
-                self.sequence_until_close(depth + 1, open)?;
-                if self.out.len() > MAX_MOVES {
-                    return Err(NotationError::TooManyMoves { column: open });
-                }
+        let mut first = Vec::new();
+        self.sequence(depth + 1, &mut first)?;
+        let body = if open == '(' {
+            self.expect(')', open, column)?;
+            first
+        } else {
+            let separator = self.peek();
+            if !matches!(separator, Some(',' | ':')) {
+                return Err(match separator {
+                    None => NotationError::Unclosed { open, column },
+                    _ => NotationError::NoSeparator { column },
+                });
             }
+            self.pos += 1;
+            let mut second = Vec::new();
+            self.sequence(depth + 1, &mut second)?;
+            self.expect(']', open, column)?;
+            let mut body = first.clone();
+            body.extend_from_slice(&second);
+            body.extend(inverse(&first));
+            if separator == Some(',') {
+                body.extend(inverse(&second));
+            }
+            body
+        };
+        let count = self.number().map_or(1, |c| c.value);
+        let total = (body.len() as u64).saturating_mul(count);
+        if out.len() as u64 + total > MAX_MOVES as u64 {
+            return Err(NotationError::TooLong { column });
         }
-        self.pos = after;
+        for _ in 0..count {
+            out.extend_from_slice(&body);
+        }
         Ok(())
     }
 
-    fn sequence_until_close(&mut self, depth: usize, open: usize) -> Result<(), NotationError> {
-        self.sequence(depth)?;
-        match self.peek() {
-            Some(')') => Ok(()),
-            _ => Err(NotationError::Unclosed { column: open }),
+    /// Steps over `close`, or reports the group opened by `open` at `column` as unclosed.
+    fn expect(&mut self, close: char, open: char, column: usize) -> Result<(), NotationError> {
+        if self.peek() == Some(close) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(NotationError::Unclosed { open, column })
         }
     }
 
-    fn turn(&mut self) -> Result<(), NotationError> {
+    /// Whether `c` may follow a turn directly: blanks, brackets, separators and the letters
+    /// that begin the next turn (`RU` is `R U`).
+    fn ends_turn(c: char) -> bool {
+        c.is_whitespace() || "()[],:/".contains(c) || "URFDLBurfdlbMESxyz".contains(c)
+    }
+
+    fn turn(&mut self, out: &mut Vec<Written>) -> Result<(), NotationError> {
         let column = self.column();
         let start = self.pos;
         let Some(c) = self.peek() else { return Ok(()) };
@@ -189,54 +242,39 @@ impl Parser {
             'M' => Turn::Slice(Face::L),
             'E' => Turn::Slice(Face::D),
             'S' => Turn::Slice(Face::F),
-            c if Face::from_letter(c).is_some() => {
-                let face = Face::from_letter(c).unwrap_or(Face::U);
-                if self.peek() == Some('w') {
+            c => match (
+                Face::from_letter(c),
+                Face::from_letter(c.to_ascii_uppercase()),
+            ) {
+                (Some(face), _) if self.peek() == Some('w') => {
                     self.pos += 1;
                     Turn::Wide(face)
-                } else {
-                    Turn::Outer(face)
                 }
-            }
-            c if Face::from_letter(c.to_ascii_uppercase()).is_some() && c.is_ascii_lowercase() => {
-                Turn::Wide(Face::from_letter(c.to_ascii_uppercase()).unwrap_or(Face::U))
-            }
-            _ => {
-                while self
-                    .peek()
-                    .is_some_and(|c| !c.is_whitespace() && c != '(' && c != ')')
-                {
-                    self.pos += 1;
-                }
-                return Err(self.error_here(start, column, true));
-            }
+                (Some(face), _) => Turn::Outer(face),
+                (None, Some(face)) if c.is_ascii_lowercase() => Turn::Wide(face),
+                _ => return Err(self.bad_token(start, column)),
+            },
         };
         let count = self.number();
-        let prime = matches!(self.peek(), Some('\'' | '’'));
+        let prime = matches!(self.peek(), Some('\'' | '’' | '′'));
         if prime {
             self.pos += 1;
         }
-        if self
-            .peek()
-            .is_some_and(|c| !c.is_whitespace() && c != '(' && c != ')')
-        {
-            // Glued moves such as "RU" are fine; anything else glued on is not.
-            if !self
-                .peek()
-                .is_some_and(|c| "URFDLBurfdlbMESxyz".contains(c))
-            {
-                while self.peek().is_some_and(|c| !c.is_whitespace()) {
-                    self.pos += 1;
-                }
-                return Err(self.error_here(start, column, true));
-            }
+        if self.peek().is_some_and(|c| !Self::ends_turn(c)) {
+            return Err(self.bad_token(start, column));
         }
+        let token = || self.chars[start..self.pos].iter().collect::<String>();
         if count.is_some_and(|c| c.value == 0) {
-            return Err(self.error_here(start, column, false));
+            return Err(NotationError::ZeroTurn {
+                token: token(),
+                column,
+            });
         }
         if !self.inner_layers && matches!(turn, Turn::Wide(_) | Turn::Slice(_)) {
-            let token = self.chars[start..self.pos].iter().collect();
-            return Err(NotationError::InnerLayer { token, column });
+            return Err(NotationError::InnerLayer {
+                token: token(),
+                column,
+            });
         }
         let quarter_turns = count.map_or(1, |c| c.residue % 4);
         let quarter_turns = if prime {
@@ -245,46 +283,61 @@ impl Parser {
             quarter_turns
         };
         if quarter_turns != 0 {
-            self.emit(turn, quarter_turns);
+            out.push(Written {
+                turn,
+                quarter_turns,
+            });
         }
         Ok(())
     }
 
-    fn error_here(&self, start: usize, column: usize, unknown: bool) -> NotationError {
-        let token: String = self.chars[start..self.pos].iter().collect();
-        if unknown {
-            NotationError::UnknownToken { token, column }
-        } else {
-            NotationError::ZeroTurn { token, column }
+    /// An unknown token from `start` to the next blank or bracket, as an error.
+    fn bad_token(&mut self, start: usize, column: usize) -> NotationError {
+        while self
+            .peek()
+            .is_some_and(|c| !c.is_whitespace() && !"()[],:".contains(c))
+        {
+            self.pos += 1;
+        }
+        NotationError::UnknownToken {
+            token: self.chars[start..self.pos].iter().collect(),
+            column,
         }
     }
+}
 
-    /// A turn of the face labelled `face` in the current frame.
-    fn push_outer(&mut self, face: Face, quarter_turns: u8) {
-        self.out
-            .push(self.frame.map_move(Move::new(face, quarter_turns)));
-    }
-
-    /// Resolves one written turn into outer turns against the fixed centres.
-    fn emit(&mut self, turn: Turn, q: u8) {
+/// Resolves written turns into turns of the outer faces against fixed centres.
+fn resolve(written: &[Written]) -> Vec<Move> {
+    let mut frame = Rotation::IDENTITY;
+    let mut out = Vec::with_capacity(written.len());
+    for &Written {
+        turn,
+        quarter_turns: q,
+    } in written
+    {
+        let mut push = |face: Face, q: u8| out.push(frame.map_move(Move::new(face, q)));
         let axis = match turn {
-            Turn::Outer(face) => return self.push_outer(face, q),
+            Turn::Outer(face) => {
+                push(face, q);
+                continue;
+            }
             // Xw = (whole cube as X) then the opposite face as X.
             Turn::Wide(face) => {
-                self.push_outer(face.opposite(), q);
+                push(face.opposite(), q);
                 face
             }
             // A slice turning as face f = (whole cube as f), f undone, its opposite turned along.
             Turn::Slice(face) => {
-                self.push_outer(face, 4 - q);
-                self.push_outer(face.opposite(), q);
+                push(face, 4 - q);
+                push(face.opposite(), q);
                 face
             }
             Turn::Rotation(face) => face,
         };
         // The turned faces lie on the rotation's axis, so relabelling after them is exact.
-        self.frame = self.frame.then(&Rotation::about(axis).power(q));
+        frame = frame.then(&Rotation::about(axis).power(q));
     }
+    out
 }
 
 /// Parses a move sequence into turns of the six outer faces (fixed-centre frame).
@@ -302,13 +355,11 @@ fn parse(text: &str, inner_layers: bool) -> Result<Vec<Move>, NotationError> {
     let mut parser = Parser {
         chars: text.chars().collect(),
         pos: 0,
-        frame: Rotation::IDENTITY,
-        out: Vec::new(),
-        work: 0,
         inner_layers,
     };
-    parser.sequence(0)?;
-    Ok(parser.out)
+    let mut written = Vec::new();
+    parser.sequence(0, &mut written)?;
+    Ok(resolve(&written))
 }
 
 /// Prints turns as plain face turns separated by single spaces (`R U2 F'`).
@@ -389,11 +440,17 @@ mod tests {
         );
         assert_eq!(
             parse_moves("R (U"),
-            Err(NotationError::Unclosed { column: 3 })
+            Err(NotationError::Unclosed {
+                open: '(',
+                column: 3
+            })
         );
         assert_eq!(
             parse_moves("R U)"),
-            Err(NotationError::Unopened { column: 4 })
+            Err(NotationError::Unopened {
+                close: ')',
+                column: 4
+            })
         );
         assert_eq!(
             parse_moves("(R U)99999999999999999999"),
@@ -460,7 +517,7 @@ mod tests {
         let too_many = "R U ".repeat(MAX_MOVES / 2 + 1);
         assert!(matches!(
             parse_moves(&too_many),
-            Err(NotationError::TooManyMoves { .. })
+            Err(NotationError::TooLong { .. })
         ));
     }
 
@@ -487,5 +544,62 @@ mod tests {
             format_moves(&parse_outer_moves("x R U2 y F'").unwrap()),
             format_moves(&parse_moves("x R U2 y F'").unwrap())
         );
+    }
+
+    #[test]
+    fn commutators_conjugates_and_comments_read_as_cubing_js_reads_them() {
+        assert_eq!(parsed("[R, U]"), "R U R' U'");
+        assert_eq!(parsed("[R: U]"), "R U R'");
+        assert_eq!(parsed("[R U: [F, D2]]"), "R U F D2 F' D2 U' R'");
+        assert_eq!(parsed("[R, U]2 F"), "R U R' U' R U R' U' F");
+        assert_eq!(parsed("R U // a comment, with ] and ("), "R U");
+        assert_eq!(parsed("R′ U’"), "R' U'");
+        // Inverting written turns undoes rotations too: [x, R] = x R x' R'.
+        assert_eq!(parsed("[x, R]"), "R R'");
+        assert_eq!(parsed("[x: U]"), "F");
+        for (text, error) in [
+            ("[R U]", NotationError::NoSeparator { column: 1 }),
+            (
+                "[R, U",
+                NotationError::Unclosed {
+                    open: '[',
+                    column: 1,
+                },
+            ),
+            (
+                "R ]",
+                NotationError::Unopened {
+                    close: ']',
+                    column: 3,
+                },
+            ),
+            (
+                "R, U",
+                NotationError::UnknownToken {
+                    token: ",".into(),
+                    column: 2,
+                },
+            ),
+            (
+                "(R, U)",
+                NotationError::Unclosed {
+                    open: '(',
+                    column: 1,
+                },
+            ),
+        ] {
+            assert_eq!(parse_moves(text), Err(error), "{text}");
+        }
+    }
+
+    /// Every bracket form agrees with the same turns written out, on the cube itself.
+    #[test]
+    fn bracket_forms_equal_their_expansions_as_positions() {
+        use crate::cube::Cube3;
+        let position = |text: &str| Cube3::from_moves(&parse_moves(text).unwrap());
+        assert_eq!(position("[R, U]6"), Cube3::SOLVED, "[R, U] has order 6");
+        assert_eq!(position("(R U)105"), Cube3::SOLVED, "R U has order 105");
+        assert_eq!(position("[Rw: [M', U2]]"), position("Rw M' U2 M U2 Rw'"));
+        assert_eq!(position("[y, R]"), position("y R y' R'"));
     }
 }
