@@ -305,6 +305,48 @@ impl Cube3 {
     }
 }
 
+/// A sticker string drawn as the unfolded cube: U above, L F R B in a row, D below, each
+/// face as it is seen from outside (the order the string lists it in). With `colour`, every
+/// sticker is also painted in its face's usual colour (ANSI escapes, for a terminal); the
+/// letters stay, so the net reads the same without colour. A string whose length is not six
+/// squares is drawn as one line.
+pub fn net(stickers: &str, colour: bool) -> String {
+    let letters: Vec<char> = stickers.chars().collect();
+    let side = match letters.len() {
+        24 => 2,
+        54 => 3,
+        _ => return format!("{stickers}\n"),
+    };
+    let area = side * side;
+    let cell = |face: usize, row: usize, column: usize| {
+        let letter = letters[face * area + row * side + column];
+        match Face::from_letter(letter).filter(|_| colour) {
+            // 256-colour backgrounds: white, red, green, yellow, orange, blue; black letters.
+            Some(f) => {
+                let background = [15, 160, 34, 226, 208, 27][f.index()];
+                format!("\x1b[48;5;{background}m\x1b[38;5;16m{letter} \x1b[0m")
+            }
+            None => format!("{letter} "),
+        }
+    };
+    let row_of =
+        |face: usize, row: usize| (0..side).map(|c| cell(face, row, c)).collect::<String>();
+    let indent = " ".repeat(2 * side);
+    let mut out = String::new();
+    let [u, r, f, d, l, b] = [0, 1, 2, 3, 4, 5];
+    for row in 0..side {
+        out += &format!("{indent}{}\n", row_of(u, row).trim_end());
+    }
+    for row in 0..side {
+        let line: String = [l, f, r, b].iter().map(|&face| row_of(face, row)).collect();
+        out += &format!("{}\n", line.trim_end());
+    }
+    for row in 0..side {
+        out += &format!("{indent}{}\n", row_of(d, row).trim_end());
+    }
+    out
+}
+
 /// Where a 2x2 sticker sits among the 54 of a 3x3.
 fn pocket_to_full(i: usize) -> usize {
     (i / 4) * 9 + POCKET_STICKERS[i % 4]
@@ -545,5 +587,28 @@ mod tests {
         assert!(Cube3::from_reid(&twisted).is_err(), "one twisted corner");
         let flipped = solved.replacen("UF", "FU", 1);
         assert!(Cube3::from_reid(&flipped).is_err(), "one flipped edge");
+    }
+
+    #[test]
+    fn the_net_unfolds_the_faces_around_f() {
+        let r = Cube3::from_moves(&[Move::new(Face::R, 1)]);
+        assert_eq!(
+            net(&r.to_facelets(), false),
+            concat!(
+                "      U U F\n",
+                "      U U F\n",
+                "      U U F\n",
+                "L L L F F D R R R U B B\n",
+                "L L L F F D R R R U B B\n",
+                "L L L F F D R R R U B B\n",
+                "      D D B\n",
+                "      D D B\n",
+                "      D D B\n",
+            )
+        );
+        let pocket = net(&Cube2::SOLVED.to_facelets(), true);
+        assert_eq!(pocket.lines().count(), 6);
+        assert!(pocket.contains("\x1b["), "painted");
+        assert_eq!(net("RU", false), "RU\n");
     }
 }

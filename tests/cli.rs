@@ -513,6 +513,29 @@ fn solve_3x3_limits_and_missing_tables() {
         message.contains("gen-tables") && message.contains("ud-layers-f4"),
         "{message}"
     );
+    // Every missing table at once, with its size and build time, and one command for all.
+    let out = solve(
+        &[
+            "--data-dir",
+            data(empty.path()),
+            "--metric",
+            "qtm",
+            "--tables",
+            "phase1",
+            "R U",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let message = text(&out.stderr);
+    for part in [
+        "corners-qtm (",
+        "phase1-qtm (",
+        "to build",
+        "--metric qtm corners phase1",
+    ] {
+        assert!(message.contains(part), "{part}: {message}");
+    }
 }
 
 #[test]
@@ -563,6 +586,10 @@ fn stats_plot_draws_tables_and_experiments() {
     assert!(out.status.success());
     let svg = std::fs::read_to_string(out_dir.join("2x2-distribution.svg")).unwrap();
     assert!(svg.contains("2x2x2: positions at each distance"));
+    // No default directory: the committed reports/figures is never rewritten unasked.
+    let out = stats(&["plot", "--data-dir", data(dir.path())]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--out"));
 }
 
 /// A coset table through every binary: built by `gen-tables` in its own 2-bit encoding (a
@@ -768,4 +795,201 @@ fn letters_that_are_no_sticker_string_are_not_searched_as_moves() {
             .unwrap()
             .contains("Reid")
     );
+}
+
+#[test]
+fn print_state_needs_no_tables_and_inverse_rebuilds_the_position() {
+    let empty = tempfile::tempdir().unwrap();
+    let out = solve(
+        &[
+            "--data-dir",
+            data(empty.path()),
+            "--print-state",
+            "--json",
+            "U",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let line = &json_lines(&out)[0];
+    assert_eq!(
+        line["reid"],
+        "UR UB UL UF DF DR DB DL FR FL BR BL URB UBL ULF UFR DRF DFL DLB DBR"
+    );
+    let stickers = line["stickers"].as_str().unwrap();
+    let turned = cubelab::cube::Cube3::from_moves(&cubelab::notation::parse_moves("U").unwrap());
+    assert_eq!(stickers, turned.to_facelets());
+    // Not a terminal: the net is plain letters, nine rows for a 3x3.
+    let out = solve(&["--print-state", "--puzzle", "2x2", "R"], None);
+    let shown = text(&out.stdout);
+    assert!(
+        !shown.contains('\x1b') && shown.contains("stickers:"),
+        "{shown}"
+    );
+    assert_eq!(shown.lines().filter(|l| l.starts_with("    ")).count(), 4);
+    // A random state's inverted solution, applied to a solved cube, is that state.
+    let dir = built_dir();
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "--random",
+            "5",
+            "--inverse",
+            "--json",
+        ],
+        None,
+    );
+    for line in json_lines(&out) {
+        let state = cubelab::cube::Cube2::from_facelets(line["input"].as_str().unwrap()).unwrap();
+        let scramble = cubelab::notation::parse_moves(line["inverse"].as_str().unwrap()).unwrap();
+        assert_eq!(
+            cubelab::cube::Cube2::from_moves(&scramble).normalised(),
+            state.normalised()
+        );
+    }
+}
+
+/// A table changed behind its stamp, its times set back as `touch -r` would, must be caught:
+/// it once answered "optimal" with a longer solution.
+#[test]
+fn a_table_changed_behind_its_stamp_is_verified_again_and_rebuilt() {
+    use std::io::{Read, Seek, SeekFrom, Write};
+    let dir = built_dir();
+    let path = dir.path().join("2x2-htm.tbl");
+    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .open(&path)
+        .unwrap();
+    let at = file.metadata().unwrap().len() - 1000;
+    let mut byte = [0u8];
+    file.seek(SeekFrom::Start(at)).unwrap();
+    file.read_exact(&mut byte).unwrap();
+    file.seek(SeekFrom::Start(at)).unwrap();
+    file.write_all(&[byte[0] ^ 0x11]).unwrap();
+    file.set_modified(modified).unwrap();
+    drop(file);
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "R2 U2 F2",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    let message = text(&out.stderr);
+    assert!(message.contains("gen-tables"), "{message}");
+    // The rebuild command the message names does rebuild, and the answers are right again.
+    let rebuilt = gen_tables(&["--data-dir", data(dir.path()), "--json", "2x2"]);
+    assert_eq!(json_lines(&rebuilt)[0]["status"], "built");
+    let out = solve(
+        &[
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "--json",
+            "R2 U2 F2",
+        ],
+        None,
+    );
+    assert_eq!(json_lines(&out)[0]["length"], 3);
+}
+
+/// Runs `bin` in the working directory `cwd` with `vars` set and CUBELAB_DATA unset unless
+/// given.
+fn run_in(bin: &str, cwd: &Path, vars: &[(&str, &Path)], args: &[&str]) -> Output {
+    let mut command = Command::new(bin);
+    command
+        .current_dir(cwd)
+        .args(args)
+        .env_remove("CUBELAB_DATA");
+    for (name, value) in vars {
+        command.env(name, value);
+    }
+    let out = command.output().unwrap();
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn tables_are_found_from_any_directory() {
+    let (home, elsewhere) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let user = [("XDG_DATA_HOME", home.path()), ("HOME", home.path())];
+    // No --data-dir, no CUBELAB_DATA, no ./data: gen-tables writes to the per-user directory…
+    let built = run_in(
+        env!("CARGO_BIN_EXE_gen-tables"),
+        elsewhere.path(),
+        &user,
+        &["2x2"],
+    );
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    assert!(home.path().join("cubelab").join("2x2-htm.tbl").is_file());
+    // …and solve, run from elsewhere, reads them there.
+    let solved = run_in(
+        env!("CARGO_BIN_EXE_solve"),
+        elsewhere.path(),
+        &user,
+        &["--puzzle", "2x2", "R U"],
+    );
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    // CUBELAB_DATA comes first.
+    let empty = tempfile::tempdir().unwrap();
+    let vars = [user[0], user[1], ("CUBELAB_DATA", empty.path())];
+    let missing = run_in(
+        env!("CARGO_BIN_EXE_solve"),
+        elsewhere.path(),
+        &vars,
+        &["--puzzle", "2x2", "R U"],
+    );
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(text(&missing.stderr).contains(empty.path().to_str().unwrap()));
+}
+
+/// A FIFO in a table's place once hung every binary; a directory or a device gave "No such
+/// device" without a rebuild command.
+#[test]
+fn odd_files_in_a_tables_place_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("2x2-htm.tbl");
+    for make in ["fifo", "dir", "devnull"] {
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_dir(&path);
+        match make {
+            "fifo" => {
+                let made = Command::new("mkfifo").arg(&path).status().unwrap();
+                assert!(made.success());
+            }
+            "dir" => std::fs::create_dir(&path).unwrap(),
+            _ => std::os::unix::fs::symlink("/dev/null", &path).unwrap(),
+        }
+        let (send, receive) = std::sync::mpsc::channel();
+        let data_dir = data(dir.path()).to_string();
+        std::thread::spawn(move || {
+            let _ = send.send(solve(
+                &["--data-dir", &data_dir, "--puzzle", "2x2", "R"],
+                None,
+            ));
+        });
+        let out = receive
+            .recv_timeout(std::time::Duration::from_secs(60))
+            .unwrap_or_else(|_| panic!("{make}: solve hangs"));
+        assert_eq!(out.status.code(), Some(2), "{make}");
+        let message = text(&out.stderr);
+        assert!(
+            message.contains("not a regular file") && message.contains("gen-tables"),
+            "{make}: {message}"
+        );
+    }
 }

@@ -5,7 +5,7 @@ use cubelab::bfs::Pass;
 use cubelab::cube::Metric;
 use cubelab::pdb::{self, catalogue, default_metrics};
 use cubelab::report::{
-    histogram_table, human_bytes, max_depth, mean_depth, progress_bar, thousands,
+    histogram_table, human_bytes, max_depth, mean_depth, progress_bar, rough_duration, thousands,
 };
 use cubelab::table::{self, Encoding, Table, TableHeader, TableId, TableKind, Verify};
 use std::path::{Path, PathBuf};
@@ -31,8 +31,9 @@ struct Args {
     /// Tables to build (see --list); default: every table the solvers use by default.
     #[arg(value_enum)]
     tables: Vec<TableKind>,
-    /// Directory holding the tables.
-    #[arg(long, default_value = "data")]
+    /// Directory holding the tables. Default: $CUBELAB_DATA if set, else ./data if it exists,
+    /// else the per-user data directory (on Linux ~/.local/share/cubelab).
+    #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
     data_dir: PathBuf,
     /// Metric(s) to build; default: each table's default (2x2: both).
     #[arg(long, value_enum)]
@@ -281,22 +282,11 @@ fn list(args: &Args) -> bool {
                 thousands(pdb::entries(id.kind)),
                 human_bytes(bytes),
                 human_bytes(memory),
-                duration(seconds)
+                rough_duration(seconds)
             );
         }
     }
     true
-}
-
-/// A rough duration: seconds below two minutes, then minutes, then hours.
-fn duration(seconds: f64) -> String {
-    if seconds < 120.0 {
-        format!("~{} s", seconds.ceil())
-    } else if seconds < 7200.0 {
-        format!("~{} min", (seconds / 60.0).round())
-    } else {
-        format!("~{:.1} h", seconds / 3600.0)
-    }
 }
 
 fn verify(args: &Args) -> bool {

@@ -2,6 +2,7 @@
 
 use clap::Parser;
 use cubelab::cube::{Cube2, Cube3, Metric, Move};
+use cubelab::facelet::net;
 use cubelab::notation::format_moves;
 use cubelab::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
 use cubelab::search::heuristic::AnyHeuristic;
@@ -45,8 +46,9 @@ struct Args {
     /// Metric to be optimal in.
     #[arg(long, value_enum, default_value_t = Metric::Htm)]
     metric: Metric,
-    /// Directory holding the tables.
-    #[arg(long, default_value = "data")]
+    /// Directory holding the tables. Default: $CUBELAB_DATA if set, else ./data if it exists,
+    /// else the per-user data directory (on Linux ~/.local/share/cubelab).
+    #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
     data_dir: PathBuf,
     /// Read positions from FILE, one per line ('#' starts a comment).
     #[arg(long)]
@@ -88,6 +90,14 @@ struct Args {
     /// on by default: it saves more search than it costs, see reports/performance.md).
     #[arg(long)]
     no_dual: bool,
+    /// Print each position instead of solving it: its sticker string, Reid's notation (3x3)
+    /// and its net, coloured on a terminal. Needs no tables.
+    #[arg(long)]
+    print_state: bool,
+    /// Also print each solution inverted: the sequence that makes the position from a solved
+    /// cube (with --random, a random-state scramble).
+    #[arg(long)]
+    inverse: bool,
     /// 3x3: also print every IDA* iteration (bound, nodes, time).
     #[arg(long, short)]
     verbose: bool,
@@ -227,6 +237,17 @@ fn run(args: &Args) -> Result<bool, String> {
         let Input { shown, text } = input?;
         let position =
             text.and_then(|t| parse_position(&t, args.puzzle, form).map_err(|e| e.to_string()));
+        if args.print_state {
+            let mut out = stdout.lock();
+            if write_state(&mut out, args, &shown, &position)
+                .and_then(|()| out.flush())
+                .is_err()
+            {
+                return Ok(all_optimal);
+            }
+            all_optimal &= position.is_ok();
+            continue;
+        }
         let outcome = match &position {
             Err(message) => Outcome::Invalid(message.clone()),
             Ok(Position::Pocket(c)) => solve_pocket(solvers.pocket(args)?, c, args.all),
@@ -249,6 +270,57 @@ fn run(args: &Args) -> Result<bool, String> {
         }
     }
     Ok(all_optimal)
+}
+
+/// Prints a position's sticker string, Reid's notation and net (JSON: the first two), or why it
+/// cannot be read.
+fn write_state(
+    out: &mut impl Write,
+    args: &Args,
+    shown: &str,
+    position: &Result<Position, String>,
+) -> std::io::Result<()> {
+    let (stickers, reid) = match position {
+        Err(message) => {
+            return if args.json {
+                let line =
+                    serde_json::json!({"input": shown, "status": "invalid", "error": message});
+                writeln!(out, "{line}")
+            } else {
+                eprintln!("solve: error: {shown}: {message}");
+                Ok(())
+            };
+        }
+        Ok(Position::Pocket(c)) => (c.to_facelets(), None),
+        Ok(Position::Cube(c)) => (c.to_facelets(), Some(c.to_reid())),
+    };
+    let puzzle = position.as_ref().map(Position::puzzle).ok();
+    if args.json {
+        let mut line = serde_json::json!({
+            "input": shown,
+            "puzzle": puzzle.map(Puzzle::name),
+            "stickers": stickers,
+        });
+        if let Some(reid) = &reid {
+            line["reid"] = reid.as_str().into();
+        }
+        return writeln!(out, "{line}");
+    }
+    writeln!(out, "{shown}")?;
+    writeln!(out, "  stickers: {stickers}")?;
+    if let Some(reid) = &reid {
+        writeln!(out, "  reid:     {reid}")?;
+    }
+    let colour = std::io::stdout().is_terminal();
+    for line in net(&stickers, colour).lines() {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out)
+}
+
+/// The sequence that undoes `moves`.
+fn inverse(moves: &[Move]) -> Vec<Move> {
+    moves.iter().rev().map(|m| m.inverse()).collect()
 }
 
 /// The solvers, each opened when the first position that needs it comes.
@@ -418,16 +490,29 @@ fn write_text(
                 } else {
                     format_moves(&solutions[0])
                 };
-                writeln!(out, "{input}: {text} ({length} {metric}; {effort})")
+                let inverted = if args.inverse && length > 0 {
+                    format!(" inverse: {}", format_moves(&inverse(&solutions[0])))
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "{input}: {text} ({length} {metric}; {effort}){inverted}"
+                )
             } else {
                 writeln!(
                     out,
                     "{input}: {} optimal solutions of length {length} ({metric}; {effort})",
                     solutions.len()
                 )?;
-                solutions
-                    .iter()
-                    .try_for_each(|s| writeln!(out, "  {}", format_moves(s)))
+                solutions.iter().try_for_each(|s| {
+                    if args.inverse {
+                        let inverted = format_moves(&inverse(s));
+                        writeln!(out, "  {} (inverse: {inverted})", format_moves(s))
+                    } else {
+                        writeln!(out, "  {}", format_moves(s))
+                    }
+                })
             }
         }
         status => {
@@ -462,8 +547,17 @@ fn write_json(
                 line["solution"] = format_moves(first).into();
                 line["length"] = args.metric.length(first).into();
             }
+            if let Some(first) = solutions.first().filter(|_| args.inverse) {
+                line["inverse"] = format_moves(&inverse(first)).into();
+            }
             if args.all {
                 line["solutions"] = solutions.iter().map(|s| format_moves(s)).collect();
+                if args.inverse {
+                    line["inverses"] = solutions
+                        .iter()
+                        .map(|s| format_moves(&inverse(s)))
+                        .collect();
+                }
             }
             if let Some(at_least) = outcome.lower_bound().filter(|_| solutions.is_empty()) {
                 line["lower_bound"] = at_least.into();

@@ -18,8 +18,9 @@ use std::time::Instant;
 #[derive(Parser, Debug)]
 #[command(name = "stats", version)]
 struct Args {
-    /// Directory holding the tables (read by `tables` and `plot`).
-    #[arg(long, global = true, default_value = "data")]
+    /// Directory holding the tables. Default: $CUBELAB_DATA if set, else ./data if it exists,
+    /// else the per-user data directory (on Linux ~/.local/share/cubelab).
+    #[arg(long, global = true, default_value_os_t = cubelab::table::default_data_dir())]
     data_dir: PathBuf,
     #[command(subcommand)]
     command: Command,
@@ -46,8 +47,10 @@ enum Command {
     /// Charts of every present table's distance distribution (both metrics side by side, on a
     /// linear and on a logarithmic count axis), written into a directory.
     Plot {
-        /// Directory the charts are written to.
-        #[arg(long, default_value = "reports/figures")]
+        /// Directory the charts are written to (created if missing; charts of the same names
+        /// in it are replaced). Required, so that the committed reports/figures is only
+        /// rewritten when named.
+        #[arg(long, value_name = "DIR")]
         out: PathBuf,
         /// Image format.
         #[arg(long, value_enum, default_value_t = ChartFormat::Png)]

@@ -75,6 +75,18 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
     (entries.div_ceil(2), entries as f64 / per_core_second)
 }
 
+/// `name (size, ~time to build)` for table `id`, its time spread over `cores`.
+pub fn build_summary(id: TableId, cores: usize) -> String {
+    let bytes = crate::table::PAYLOAD_OFFSET as u64 + id.encoding.payload_bytes(entries(id.kind));
+    let seconds = build_cost(id.kind).1 / cores.max(1) as f64;
+    format!(
+        "{} ({}, {} to build)",
+        id.name(),
+        crate::report::human_bytes(bytes),
+        crate::report::rough_duration(seconds)
+    )
+}
+
 /// The metrics a kind is built in when none is asked for: what the default solvers use.
 pub fn default_metrics(kind: TableKind) -> &'static [Metric] {
     match kind {

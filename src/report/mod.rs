@@ -54,6 +54,17 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A rough duration: seconds below two minutes, then minutes, then hours.
+pub fn rough_duration(seconds: f64) -> String {
+    if seconds < 120.0 {
+        format!("~{} s", seconds.ceil())
+    } else if seconds < 7200.0 {
+        format!("~{} min", (seconds / 60.0).round())
+    } else {
+        format!("~{:.1} h", seconds / 3600.0)
+    }
+}
+
 /// Bytes in binary units, one decimal.
 pub fn human_bytes(bytes: u64) -> String {
     let units = ["B", "KiB", "MiB", "GiB"];

@@ -6,6 +6,13 @@ use std::path::PathBuf;
 pub enum TableError {
     #[error("table {path} does not exist; build it with `{rebuild}`")]
     Missing { path: PathBuf, rebuild: String },
+    #[error("{dir} lacks {}; build {} with `{rebuild}`", tables.join(" and "), if tables.len() == 1 { "it" } else { "them" })]
+    MissingTables {
+        dir: PathBuf,
+        /// Each missing table with its size and build time.
+        tables: Vec<String>,
+        rebuild: String,
+    },
     #[error("{path}: {source}")]
     Io {
         path: PathBuf,

@@ -369,6 +369,24 @@ impl Table {
             problem,
             rebuild: rebuild.to_string(),
         };
+        // Opening a FIFO would wait for a writer forever, and a directory or device maps as
+        // "no such device": anything but a regular file is refused by name first.
+        let kind = fs::metadata(path)
+            .map_err(|source| TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?
+            .file_type();
+        if !kind.is_file() {
+            return Err(err(format!(
+                "it is not a regular file (a {})",
+                if kind.is_dir() {
+                    "directory"
+                } else {
+                    "device, pipe or socket"
+                }
+            )));
+        }
         let file = File::open(path).map_err(|source| TableError::Io {
             path: path.to_path_buf(),
             source,
@@ -441,6 +459,8 @@ impl Table {
             return Ok(());
         }
         if checksum(self.payload()) != self.header.checksum {
+            // A stamp must never outlive the bytes it vouched for.
+            let _ = fs::remove_file(&sidecar);
             return Err(TableError::ChecksumMismatch {
                 path: self.path.clone(),
                 rebuild: rebuild.to_string(),
@@ -526,6 +546,13 @@ fn record_verified(path: &Path, checksum: u64) {
 }
 
 /// The text in a `.ok` sidecar: what identifies this version of the file.
+///
+/// Size and modification time alone can be restored after a change (`touch -r`, a copy that
+/// keeps times), and a stamp that still matched then let a damaged table answer. On Unix the
+/// stamp also holds the inode and its change time, which every write to the file or its
+/// metadata sets to now and no user call can set back: a changed file is verified again. The
+/// cost is one verification after a copy or restore (a second or two for the default table),
+/// against the alternative of hashing the whole table at every start.
 fn file_stamp(path: &Path, checksum: u64) -> Option<String> {
     let meta = fs::metadata(path).ok()?;
     let modified = meta
@@ -533,8 +560,15 @@ fn file_stamp(path: &Path, checksum: u64) -> Option<String> {
         .ok()?
         .duration_since(std::time::UNIX_EPOCH)
         .ok()?;
+    #[cfg(unix)]
+    let identity = {
+        use std::os::unix::fs::MetadataExt;
+        format!(" {} {}.{:09}", meta.ino(), meta.ctime(), meta.ctime_nsec())
+    };
+    #[cfg(not(unix))]
+    let identity = String::new();
     Some(format!(
-        "{} {} {checksum:016x}\n",
+        "{} {}{identity} {checksum:016x}\n",
         meta.len(),
         modified.as_nanos()
     ))
@@ -544,6 +578,24 @@ fn sidecar_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".ok");
     PathBuf::from(name)
+}
+
+/// The directory the binaries read and write tables in when `--data-dir` names none, the same
+/// for all of them so that `gen-tables` writes where `solve` looks:
+/// 1. `$CUBELAB_DATA`, if set and not empty;
+/// 2. `data/` in the working directory, if it exists (a checkout of this repository has it);
+/// 3. the per-user data directory of the platform, `cubelab` in it (on Linux
+///    `$XDG_DATA_HOME/cubelab`, by default `~/.local/share/cubelab`);
+/// 4. `data/`, where the system names no such directory.
+pub fn default_data_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CUBELAB_DATA").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir);
+    }
+    let local = PathBuf::from("data");
+    if local.is_dir() {
+        return local;
+    }
+    dirs::data_dir().map_or(local, |d| d.join("cubelab"))
 }
 
 /// `<table>.tbl.zst`, the shipping copy of a table file.

@@ -139,6 +139,7 @@ impl AnyHeuristic {
     /// and `edges7` with the corner table (Korf), `phase1` with the corner table, or a `ud-*`
     /// table alone. A missing table is an error naming the command that builds it.
     pub fn open(dir: &Path, metric: Metric, kind: TableKind) -> Result<AnyHeuristic, TableError> {
+        missing_tables(dir, metric, kind)?;
         Ok(match kind {
             TableKind::Edges6 | TableKind::Edges7 => {
                 AnyHeuristic::Korf(Box::new(KorfHeuristic::open(dir, metric, kind)?))
@@ -169,6 +170,48 @@ impl AnyHeuristic {
             AnyHeuristic::Ud(h) => h.value(cube),
         }
     }
+}
+
+/// The tables the heuristic of `kind` reads: the corner table beside a Korf or phase-1 table.
+fn tables_read(kind: TableKind) -> Vec<TableKind> {
+    match kind {
+        TableKind::Edges6 | TableKind::Edges7 | TableKind::Phase1 => {
+            vec![TableKind::Corners, kind]
+        }
+        _ => vec![kind],
+    }
+}
+
+/// One error naming every table of `kind`'s heuristic missing from `dir`, with sizes, build
+/// times and the one command that builds them all (naming them one at a time sent a user
+/// through a build per table).
+fn missing_tables(dir: &Path, metric: Metric, kind: TableKind) -> Result<(), TableError> {
+    let missing: Vec<TableId> = tables_read(kind)
+        .into_iter()
+        .map(|k| TableId::new(k, metric))
+        .filter(|id| {
+            let path = id.path(dir);
+            !path.exists() && !crate::table::zst_path(&path).exists()
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let names: Vec<&str> = missing.iter().map(|id| id.kind.name()).collect();
+    Err(TableError::MissingTables {
+        dir: dir.to_path_buf(),
+        tables: missing
+            .iter()
+            .map(|&id| crate::pdb::build_summary(id, cores))
+            .collect(),
+        rebuild: format!(
+            "gen-tables --data-dir {} --metric {} {}",
+            dir.display(),
+            metric.name(),
+            names.join(" ")
+        ),
+    })
 }
 
 /// Maps a table for a search: checked, and kept resident (see [`Table::keep_resident`]).
