@@ -72,7 +72,7 @@ fn entries_are_coset_distances_of_positions() {
 fn lengths_equal_an_independent_search() {
     common::check_lengths_against_independent_search(
         solver,
-        [(Metric::Htm, 10, 33), (Metric::Qtm, 11, 34)],
+        &[(Metric::Htm, 10, 33), (Metric::Qtm, 11, 34)],
     );
 }
 
@@ -83,7 +83,10 @@ fn known_positions() {
 
 #[test]
 fn the_dual_lookup_keeps_every_optimal_solution() {
-    common::check_dual_keeps_every_optimal_solution(solver, [(Metric::Htm, 35), (Metric::Qtm, 36)]);
+    common::check_dual_keeps_every_optimal_solution(
+        solver,
+        &[(Metric::Htm, 35), (Metric::Qtm, 36)],
+    );
 }
 
 #[test]

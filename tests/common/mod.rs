@@ -98,9 +98,14 @@ pub struct BuiltTables {
 
 impl BuiltTables {
     pub fn build(kinds: &[cubelab::table::TableKind]) -> BuiltTables {
+        BuiltTables::build_in(kinds, &Metric::BOTH)
+    }
+
+    /// The tables of `kinds` in `metrics` only.
+    pub fn build_in(kinds: &[cubelab::table::TableKind], metrics: &[Metric]) -> BuiltTables {
         let dir = tempfile::tempdir().unwrap();
         for &kind in kinds {
-            for metric in Metric::BOTH {
+            for &metric in metrics {
                 let id = cubelab::table::TableId::new(kind, metric);
                 cubelab::pdb::build(id, dir.path(), &indicatif::ProgressBar::hidden()).unwrap();
             }
@@ -173,9 +178,9 @@ pub fn optimal_length(solver: &Solver, cube: &Cube3, dual: bool) -> u32 {
 /// `max_len` (HTM 10, QTM 11 keep them within its reach), with and without the dual lookup.
 pub fn check_lengths_against_independent_search(
     solver: impl Fn(Metric) -> Solver,
-    runs: [(Metric, usize, u64); 2],
+    runs: &[(Metric, usize, u64)],
 ) {
-    for (metric, max_len, seed) in runs {
+    for &(metric, max_len, seed) in runs {
         let near = NearSolved::new(metric, 5);
         let solver = solver(metric);
         for position in random_scrambles(metric, 12, max_len, seed) {
@@ -206,9 +211,9 @@ pub fn check_known_positions(htm: &Solver, qtm: &Solver) {
 /// solution survives it: `--all` finds the same set with and without it.
 pub fn check_dual_keeps_every_optimal_solution(
     solver: impl Fn(Metric) -> Solver,
-    runs: [(Metric, u64); 2],
+    runs: &[(Metric, u64)],
 ) {
-    for (metric, seed) in runs {
+    for &(metric, seed) in runs {
         let solver = solver(metric);
         for position in random_scrambles(metric, 6, 8, seed) {
             let all = |dual| {
