@@ -208,8 +208,12 @@ impl Parser {
         if out.len() as u64 + total > MAX_MOVES as u64 {
             return Err(NotationError::TooLong { column });
         }
-        for _ in 0..count {
-            out.extend_from_slice(&body);
+        // An empty body is repeated by doing nothing: a loop over its count would spin for
+        // hours on `()99999999999`.
+        if !body.is_empty() {
+            for _ in 0..count {
+                out.extend_from_slice(&body);
+            }
         }
         Ok(())
     }
