@@ -244,6 +244,10 @@ pub const REID_SLOTS: [&str; 20] = [
     "ULF", "DRF", "DFL", "DLB", "DBR",
 ];
 
+/// Per Reid slot, its sticker indices (into the 54) in the order of its letters, derived once.
+static REID_FACELETS: std::sync::LazyLock<Vec<Vec<usize>>> =
+    std::sync::LazyLock::new(|| REID_SLOTS.iter().map(|name| reid_facelets(name)).collect());
+
 /// The sticker indices (into the 54) of Reid slot `name`, in the order of its letters: found
 /// from the corner and edge tables above, so that the two notations share one geometry.
 fn reid_facelets(name: &str) -> Vec<usize> {
@@ -275,14 +279,14 @@ impl Cube3 {
             .iter()
             .flat_map(|f| std::iter::repeat_n(f.letter(), 9))
             .collect();
-        for (&name, &piece) in REID_SLOTS.iter().zip(&pieces) {
+        for ((&name, at), &piece) in REID_SLOTS.iter().zip(REID_FACELETS.iter()).zip(&pieces) {
             if piece.chars().count() != name.len() {
                 return Err(FaceletError::ReidPiece {
                     slot: name,
                     piece: piece.to_string(),
                 });
             }
-            for (at, letter) in reid_facelets(name).into_iter().zip(piece.chars()) {
+            for (&at, letter) in at.iter().zip(piece.chars()) {
                 stickers[at] = letter;
             }
         }

@@ -240,8 +240,7 @@ fn listed(args: &Args) -> Vec<TableId> {
 }
 
 fn present(args: &Args, id: TableId) -> bool {
-    let path = id.path(&args.data_dir);
-    path.exists() || table::zst_path(&path).exists()
+    id.is_present(&args.data_dir)
 }
 
 fn list(args: &Args) -> bool {
@@ -253,7 +252,7 @@ fn list(args: &Args) -> bool {
     }
     let cores = rayon::current_num_threads() as f64;
     for id in listed(args) {
-        let bytes = table::PAYLOAD_OFFSET as u64 + id.encoding.payload_bytes(pdb::entries(id.kind));
+        let bytes = pdb::file_bytes(id);
         let (memory, core_seconds) = pdb::build_cost(id.kind);
         let seconds = core_seconds / cores;
         let status = if !present(args, id) {

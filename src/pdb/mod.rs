@@ -75,9 +75,14 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
     (entries.div_ceil(2), entries as f64 / per_core_second)
 }
 
+/// The size of table `id`'s file.
+pub fn file_bytes(id: TableId) -> u64 {
+    crate::table::PAYLOAD_OFFSET as u64 + id.encoding.payload_bytes(entries(id.kind))
+}
+
 /// `name (size, ~time to build)` for table `id`, its time spread over `cores`.
 pub fn build_summary(id: TableId, cores: usize) -> String {
-    let bytes = crate::table::PAYLOAD_OFFSET as u64 + id.encoding.payload_bytes(entries(id.kind));
+    let bytes = file_bytes(id);
     let seconds = build_cost(id.kind).1 / cores.max(1) as f64;
     format!(
         "{} ({}, {} to build)",

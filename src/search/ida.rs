@@ -348,12 +348,15 @@ fn order<H: Heuristic>(
 ) -> Vec<usize> {
     let mut order: Vec<usize> = (0..prefixes.len()).collect();
     if !limits.deterministic && !limits.all {
-        let density = |i: usize| {
-            let prefix = &prefixes[i];
-            let nodes = density.get(&prefix.path).copied().unwrap_or(0);
-            nodes as f64 / f64::from(prefix.node.branching().max(1))
-        };
-        order.sort_by(|&a, &b| density(b).total_cmp(&density(a)));
+        // Each key is computed once (a path lookup per comparison would hash n log n times).
+        let keys: Vec<f64> = prefixes
+            .iter()
+            .map(|prefix| {
+                let nodes = density.get(&prefix.path).copied().unwrap_or(0);
+                nodes as f64 / f64::from(prefix.node.branching().max(1))
+            })
+            .collect();
+        order.sort_by(|&a, &b| keys[b].total_cmp(&keys[a]));
     }
     order
 }

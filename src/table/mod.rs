@@ -205,6 +205,13 @@ impl TableId {
         dir.join(format!("{}.tbl", self.name()))
     }
 
+    /// Whether `dir` holds this table, as a file or as its compressed copy (which
+    /// [`Table::open`] unpacks); whether it is valid is for opening it to say.
+    pub fn is_present(&self, dir: &Path) -> bool {
+        let path = self.path(dir);
+        path.exists() || zst_path(&path).exists()
+    }
+
     /// The command that (re)builds this table into `dir`, for error messages. It needs no
     /// `--force`: gen-tables rebuilds a table it finds damaged.
     pub fn rebuild_command(&self, dir: &Path) -> String {

@@ -189,10 +189,7 @@ fn missing_tables(dir: &Path, metric: Metric, kind: TableKind) -> Result<(), Tab
     let missing: Vec<TableId> = tables_read(kind)
         .into_iter()
         .map(|k| TableId::new(k, metric))
-        .filter(|id| {
-            let path = id.path(dir);
-            !path.exists() && !crate::table::zst_path(&path).exists()
-        })
+        .filter(|id| !id.is_present(dir))
         .collect();
     if missing.is_empty() {
         return Ok(());
