@@ -174,3 +174,10 @@ fn iterations_are_reported_in_order() {
     assert_eq!(*seen.last().unwrap(), 5);
     assert!(result.nodes() > 0);
 }
+
+/// Korf's heuristic with the position's symmetries (see `common::check_symmetry_classes`).
+#[test]
+fn symmetric_positions_are_solved_once_per_class() {
+    let positions = common::symmetric_positions(6, 43);
+    common::check_symmetry_classes(&solver(Metric::Htm), &positions);
+}

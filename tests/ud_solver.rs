@@ -143,3 +143,12 @@ fn a_damaged_base_is_refused() {
         .expect("a damaged table is refused");
     assert!(error.to_string().contains("damaged"), "{error}");
 }
+
+/// The position's symmetries: one solution per class of symmetric images, the classes exactly
+/// the solutions a search without them finds, in both metrics.
+#[test]
+fn symmetric_positions_are_solved_once_per_class() {
+    for (metric, seed) in [(Metric::Htm, 41), (Metric::Qtm, 42)] {
+        common::check_symmetry_classes(&solver(metric), &common::symmetric_positions(9, seed));
+    }
+}

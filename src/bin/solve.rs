@@ -59,7 +59,9 @@ struct Args {
     /// Seed for --random.
     #[arg(long, default_value_t = 1, requires = "random")]
     seed: u64,
-    /// Print every optimal solution, not just one.
+    /// Print every optimal solution, not just one. On the 3x3, a position that symmetries keep
+    /// has its solutions printed one per class of symmetric images (the first in canonical
+    /// order), with the count of all of them; --no-symmetry prints each.
     #[arg(long)]
     all: bool,
     /// One JSON object per position per line instead of text.
@@ -90,6 +92,11 @@ struct Args {
     /// on by default: it saves more search than it costs, see reports/performance.md).
     #[arg(long)]
     no_dual: bool,
+    /// 3x3: do not use the symmetries that keep the position (by default a search skips the
+    /// subtrees whose first moves are the image of others' under them; the superflip, kept by
+    /// all 48, is searched about 40 times faster).
+    #[arg(long)]
+    no_symmetry: bool,
     /// Print each position instead of solving it: its sticker string, Reid's notation (3x3)
     /// and its net, coloured on a terminal. Needs no tables.
     #[arg(long)]
@@ -186,6 +193,15 @@ impl Outcome {
     fn lower_bound(&self) -> Option<u32> {
         match self {
             Outcome::Cube { result, .. } => Some(result.lower_bound),
+            _ => None,
+        }
+    }
+
+    /// 3x3: the symmetries that keep the position, as the search used them, and how many
+    /// optimal solutions the reported ones stand for.
+    fn symmetry(&self) -> Option<(usize, usize)> {
+        match self {
+            Outcome::Cube { result, .. } => Some((result.symmetries, result.solutions_in_all)),
             _ => None,
         }
     }
@@ -442,6 +458,7 @@ fn solve_cube(args: &Args, solver: &Solver, input: &str, cube: &Cube3) -> Result
         all: args.all,
         dual: !args.no_dual,
         deterministic: args.deterministic,
+        symmetry: !args.no_symmetry,
     };
     let start = Instant::now();
     let verbose = args.verbose && !args.json;
@@ -484,7 +501,9 @@ fn write_text(
     match outcome.status() {
         "optimal" => {
             let length = solutions.first().map_or(0, |s| metric.length(s));
-            if solutions.len() == 1 {
+            // A lone class of several symmetric solutions is listed with its count.
+            let in_all = outcome.symmetry().map_or(solutions.len(), |(_, n)| n);
+            if solutions.len() == 1 && in_all == 1 {
                 let text = if length == 0 {
                     "(solved)".to_string()
                 } else {
@@ -500,10 +519,17 @@ fn write_text(
                     "{input}: {text} ({length} {metric}; {effort}){inverted}"
                 )
             } else {
+                let classes = match outcome.symmetry() {
+                    Some((symmetries, in_all)) if symmetries > 1 => {
+                        format!(" up to the position's {symmetries} symmetries ({in_all} in all)")
+                    }
+                    _ => String::new(),
+                };
+                let count = solutions.len();
+                let plural = if count == 1 { "" } else { "s" };
                 writeln!(
                     out,
-                    "{input}: {} optimal solutions of length {length} ({metric}; {effort})",
-                    solutions.len()
+                    "{input}: {count} optimal solution{plural} of length {length}{classes} ({metric}; {effort})"
                 )?;
                 solutions.iter().try_for_each(|s| {
                     if args.inverse {
@@ -561,6 +587,12 @@ fn write_json(
             }
             if let Some(at_least) = outcome.lower_bound().filter(|_| solutions.is_empty()) {
                 line["lower_bound"] = at_least.into();
+            }
+            if let Some((symmetries, in_all)) = outcome.symmetry() {
+                line["symmetries"] = symmetries.into();
+                if args.all {
+                    line["solutions_in_all"] = in_all.into();
+                }
             }
             if let Some(nodes) = outcome.nodes() {
                 line["nodes"] = nodes.into();

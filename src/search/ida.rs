@@ -12,6 +12,7 @@
 use super::SolveError;
 use super::canonical::Canonical;
 use super::heuristic::{AnyHeuristic, Heuristic};
+use super::symmetry::PositionSymmetry;
 use super::walk::{FAR_END, Frame, Node, Prefix, Shared, Walk};
 use crate::cube::{Cube3, Metric, Move, merge_same_face};
 use std::collections::HashMap;
@@ -34,6 +35,10 @@ pub struct SearchLimits {
     /// Report the first optimal solution in canonical order, the same on every run and any
     /// number of threads, instead of the first one found.
     pub deterministic: bool,
+    /// Use the symmetries that keep the position: search only the subtrees whose first moves
+    /// can start the leader of a class of symmetric solutions, and with `all` report one
+    /// solution per class (see [`super::symmetry`]).
+    pub symmetry: bool,
 }
 
 /// How a search ended.
@@ -63,6 +68,12 @@ pub struct SearchResult {
     /// What the search proved about the optimal length: equal to it when optimal; otherwise no
     /// solution is shorter (every iteration below it completed without one).
     pub lower_bound: u32,
+    /// How many symmetries keep the position, as the search used them (1 without
+    /// [`SearchLimits::symmetry`]).
+    pub symmetries: usize,
+    /// With [`SearchLimits::all`], how many optimal solutions the solutions stand for: each is
+    /// the leader of its class of symmetric images. Otherwise the number of solutions.
+    pub solutions_in_all: usize,
 }
 
 impl SearchResult {
@@ -71,12 +82,19 @@ impl SearchResult {
     }
 }
 
-fn gave_up(status: SearchStatus, bound: u8, iterations: Vec<IterationStats>) -> SearchResult {
+fn gave_up(
+    status: SearchStatus,
+    bound: u8,
+    iterations: Vec<IterationStats>,
+    symmetry: &PositionSymmetry,
+) -> SearchResult {
     SearchResult {
         status,
         solutions: Vec::new(),
         iterations,
         lower_bound: u32::from(bound),
+        symmetries: symmetry.order(),
+        solutions_in_all: 0,
     }
 }
 
@@ -162,15 +180,21 @@ impl<H: Heuristic> Ida<H> {
         if metric == Metric::Qtm && bound % 2 != parity {
             bound += 1;
         }
+        let symmetry = if limits.symmetry {
+            PositionSymmetry::of(cube)
+        } else {
+            PositionSymmetry::none()
+        };
         let mut iterations = Vec::new();
         let mut density = HashMap::new();
         loop {
             if limits.max_length.is_some_and(|max| u32::from(bound) > max) {
-                return Ok(gave_up(SearchStatus::MaxLength, bound, iterations));
+                let status = SearchStatus::MaxLength;
+                return Ok(gave_up(status, bound, iterations, &symmetry));
             }
             let began = Instant::now();
             let (solutions, nodes, aborted) =
-                self.iteration(cube, bound, &limits, deadline, &mut density);
+                self.iteration(cube, bound, &limits, &symmetry, deadline, &mut density);
             let stats = IterationStats {
                 bound: u32::from(bound),
                 nodes,
@@ -181,11 +205,21 @@ impl<H: Heuristic> Ida<H> {
             // A solution of an iteration that ran out of time is still optimal (the iterations
             // before it had none), but a set of all of them may lack some.
             if !(solutions.is_empty() || aborted && limits.all) {
-                let moves = solutions.iter().map(|path| self.moves_of(path)).collect();
-                return self.verified(cube, moves, iterations);
+                let mut moves: Vec<Vec<Move>> =
+                    solutions.iter().map(|path| self.moves_of(path)).collect();
+                let mut in_all = moves.len();
+                if limits.all {
+                    moves.retain(|s| symmetry.leads(s));
+                    in_all = moves.iter().map(|s| symmetry.class_size(s)).sum();
+                }
+                let mut result = self.verified(cube, moves, iterations)?;
+                result.symmetries = symmetry.order();
+                result.solutions_in_all = in_all;
+                return Ok(result);
             }
             if aborted {
-                return Ok(gave_up(SearchStatus::Timeout, bound, iterations));
+                let status = SearchStatus::Timeout;
+                return Ok(gave_up(status, bound, iterations, &symmetry));
             }
             bound += if metric == Metric::Qtm { 2 } else { 1 };
         }
@@ -224,9 +258,11 @@ impl<H: Heuristic> Ida<H> {
         let lower_bound = solutions.first().map_or(0, |s| metric.length(s));
         Ok(SearchResult {
             status: SearchStatus::Optimal,
+            solutions_in_all: solutions.len(),
             solutions,
             iterations,
             lower_bound,
+            symmetries: 1,
         })
     }
 
@@ -238,6 +274,7 @@ impl<H: Heuristic> Ida<H> {
         cube: &Cube3,
         bound: u8,
         limits: &SearchLimits,
+        symmetry: &PositionSymmetry,
         deadline: Option<Instant>,
         density: &mut HashMap<Vec<u8>, u64>,
     ) -> (Vec<Vec<u8>>, u64, bool) {
@@ -248,6 +285,7 @@ impl<H: Heuristic> Ida<H> {
             deterministic: limits.deterministic,
             dual: limits.dual,
             turn_around: limits.dual && !all,
+            forward_prefixes: symmetry.order() > 1,
             cubies: limits.dual || !self.heuristic.coords_determine_position(),
             first_found: AtomicUsize::new(usize::MAX),
             aborted: AtomicBool::new(false),
@@ -273,8 +311,11 @@ impl<H: Heuristic> Ida<H> {
             vec![],
             frames(),
         );
-        let prefixes = walk.prefixes(&root, SPLIT_DEPTH.min(bound));
+        let mut prefixes = walk.prefixes(&root, SPLIT_DEPTH.min(bound));
         let prefix_nodes = walk.nodes;
+        if symmetry.order() > 1 {
+            prefixes.retain(|prefix| symmetry.may_lead(&self.moves_of(&prefix.path)));
+        }
         let order = order(&prefixes, limits, density);
         // Subtrees are handed out in that order from one counter, so that every thread takes
         // the most promising ones first (a parallel iterator splits the list in ranges and

@@ -5,6 +5,7 @@ pub mod descent;
 pub mod heuristic;
 pub mod ida;
 pub mod pocket;
+pub mod symmetry;
 mod walk;
 
 /// A search that failed. Both variants mean a damaged or wrong table, never bad input: input is

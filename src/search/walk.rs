@@ -133,6 +133,9 @@ pub struct Shared {
     pub dual: bool,
     /// Whether kept nodes may be turned around (with the dual lookup, for one solution).
     pub turn_around: bool,
+    /// Whether prefixes are extended at the near end only, so that a prefix is the start of
+    /// every solution below it (what the position's symmetry judges prefixes by).
+    pub forward_prefixes: bool,
     /// Whether nodes carry their cubie state: for the dual lookup, and to recognise the goal
     /// when the coordinates do not determine the position.
     pub cubies: bool,
@@ -377,7 +380,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             frame.kept[entered] = child;
             entered += 1;
         }
-        if H::BIDIRECTIONAL && shared.turn_around {
+        let forward_only = shared.forward_prefixes && self.split.is_some();
+        if H::BIDIRECTIONAL && shared.turn_around && !forward_only {
             for k in 0..entered {
                 let mut child = self.frames[depth].kept[k];
                 self.choose_end(&mut child, budget);

@@ -232,3 +232,106 @@ pub fn check_dual_keeps_every_optimal_solution(
         }
     }
 }
+
+/// Positions that some of the 48 symmetries keep: products of turns of opposite faces (each
+/// kept by every symmetry that keeps its axis, so their products by the symmetries that keep
+/// all three axes or more).
+pub fn symmetric_positions(count: usize, seed: u64) -> Vec<Cube3> {
+    use rand::{RngExt, SeedableRng};
+    let families = [
+        ["U2 D2", "R2 L2", "F2 B2"],
+        ["U D'", "R L'", "F B'"],
+        ["U D", "R L", "F B"],
+    ];
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+    (0..count)
+        .map(|i| {
+            let family = families[i % families.len()];
+            let words: Vec<&str> = (0..rng.random_range(2..=4))
+                .map(|_| family[rng.random_range(0..3)])
+                .collect();
+            Cube3::from_moves(&cubelab::notation::parse_moves(&words.join(" ")).unwrap())
+        })
+        .collect()
+}
+
+/// The position's symmetries, found by conjugating it, independently of the search's own.
+pub fn symmetries_of(cube: &Cube3) -> Vec<u8> {
+    (0..48u8)
+        .filter(|&s| cubelab::cube::Symmetry::nth(s).conjugate(cube) == *cube)
+        .collect()
+}
+
+/// `moves` seen through symmetry `s`, written canonically: each run of turns on one axis in
+/// face order (the two faces of an axis commute).
+pub fn mapped(s: u8, moves: &[Move]) -> Vec<Move> {
+    let mut image: Vec<Move> = moves
+        .iter()
+        .map(|&m| cubelab::cube::Symmetry::map_move_of(s, m))
+        .collect();
+    // Bubble each turn back past the turns of the opposite face before it.
+    for i in 1..image.len() {
+        let mut j = i;
+        while j > 0
+            && image[j].face() == image[j - 1].face().opposite()
+            && image[j].face().index() < image[j - 1].face().index()
+        {
+            image.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+    image
+}
+
+/// With the position's symmetries, `--all` reports one solution per class of symmetric
+/// images: together the classes are exactly every optimal solution found without them, each
+/// once, and the count of all matches. The first solution in canonical order is the same
+/// either way, and a plain search finds one of the same length.
+pub fn check_symmetry_classes(solver: &Solver, positions: &[Cube3]) {
+    use std::collections::BTreeSet;
+    for cube in positions {
+        let symmetries = symmetries_of(cube);
+        assert!(symmetries.len() > 1);
+        let limits = |all, symmetry, deterministic| SearchLimits {
+            all,
+            dual: true,
+            symmetry,
+            deterministic,
+            ..SearchLimits::default()
+        };
+        let every: BTreeSet<Vec<Move>> = solve(solver, cube, limits(true, false, false))
+            .into_iter()
+            .collect();
+        let result = solver
+            .solve(cube, limits(true, true, false), |_| {})
+            .unwrap();
+        assert_eq!(result.symmetries, symmetries.len());
+        assert_eq!(
+            result.solutions_in_all,
+            every.len(),
+            "{:?} {every:?} {:?}",
+            solver.metric(),
+            result.solutions
+        );
+        let mut covered = BTreeSet::new();
+        for leader in &result.solutions {
+            assert!(every.contains(leader));
+            let class: BTreeSet<Vec<Move>> =
+                symmetries.iter().map(|&s| mapped(s, leader)).collect();
+            // In QTM the search orders quarter turns (`U U` before `U D`), not merged ones.
+            if solver.metric() == Metric::Htm {
+                assert!(
+                    class.iter().all(|s| s >= leader),
+                    "a leader is first in its class"
+                );
+            }
+            assert!(covered.is_disjoint(&class), "classes are disjoint");
+            covered.extend(class);
+        }
+        assert_eq!(covered, every);
+        let canonical = |symmetry| solve(solver, cube, limits(false, symmetry, true));
+        assert_eq!(canonical(true), canonical(false));
+        let quick = solve(solver, cube, limits(false, true, false));
+        assert_eq!(quick[0].len(), canonical(false)[0].len());
+    }
+}
