@@ -2,7 +2,7 @@
 # Optimal solutions of N uniformly random 3x3 positions (seeded), or of the positions listed in a
 # file, with the default tables. Writes reports/experiments/random-<metric>-<N>-seed<S>.csv (or
 # <file name>.csv) with one row per position, from `solve --csv`, and a summary beside it (.md):
-# the distribution of optimal lengths, and nodes and time per length. Positions that hit
+# `stats experiment --markdown`: per optimal length, the spread of nodes and time. Positions that hit
 # --timeout are counted as such. `scripts/report.sh` then charts every experiment there.
 # Usage: scripts/experiment.sh N [SEED] [extra solve options, e.g. --metric qtm --timeout 3600]
 #        scripts/experiment.sh FILE [extra solve options]
@@ -34,33 +34,16 @@ cargo build --release --quiet --bin solve
 start=$(date +%s)
 target/release/solve --data-dir "$data" "${source_args[@]}" --csv "$out.csv" "$@" || true
 elapsed=$(( $(date +%s) - start ))
-python3 - "$out.csv" "$count" "$seed" "$elapsed" "$*" "$first" >"$out.md" <<'PY'
-import csv, statistics, sys, os
-path, count, seed, elapsed, options, first = sys.argv[1:]
-rows = list(csv.DictReader(open(path)))
-solved = [r for r in rows if r["status"] == "optimal"]
-what = f"{count} random positions (seed {seed})" if seed != "-" else f"{count} listed positions"
-command = f"{count} {seed}" if seed != "-" else first
-print(f"# Optimal solutions of {what}")
-print()
-print(f"`scripts/experiment.sh {command} {options}`: {os.cpu_count()} cores, {elapsed} s in all.")
-print(f"CSV: `{os.path.basename(path)}` (one row per position).")
-print()
-print("| optimal length | positions | mean nodes | median nodes | mean seconds | median seconds |")
-print("|---|---|---|---|---|---|")
-for length in sorted({int(r["length"]) for r in solved}):
-    group = [r for r in solved if int(r["length"]) == length]
-    nodes = [int(r["nodes"]) for r in group]
-    secs = [float(r["seconds"]) for r in group]
-    print(f"| {length} | {len(group)} | {statistics.mean(nodes):,.0f} | {statistics.median(nodes):,.0f} "
-          f"| {statistics.mean(secs):.2f} | {statistics.median(secs):.2f} |")
-others = [r for r in rows if r["status"] != "optimal"]
-if others:
-    print()
-    for status in sorted({r["status"] for r in others}):
-        group = [r for r in others if r["status"] == status]
-        bounds = sorted(int(r["lower_bound"]) for r in group if r["lower_bound"])
-        shown = f"; proven lower bounds {bounds}" if bounds else ""
-        print(f"- {len(group)} position(s) ended with status `{status}`{shown}.")
-PY
+cargo build --release --quiet --bin stats
+what="$count random positions (seed $seed)"
+command="$count $seed"
+if [ "$seed" = - ]; then what="$count listed positions"; command=$first; fi
+{
+  echo "# Optimal solutions of $what"
+  echo
+  echo "\`scripts/experiment.sh $command $*\`: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')), $elapsed s in all."
+  echo "CSV: \`$(basename "$out.csv")\` (one row per position)."
+  echo
+  target/release/stats experiment --markdown "$out.csv"
+} >"$out.md"
 cat "$out.md"

@@ -356,18 +356,44 @@ fn stats_experiment_summarises_and_names_the_bad_line() {
          R U,3x3,htm,optimal,2,,40,0.5,U' R',1:3:0.1 2:37:0.4\n\
          R U F,3x3,htm,optimal,3,,100,1.5,F' U' R',3:100:1.5\n\
          R F U,3x3,htm,optimal,3,,300,2.5,U' F' R',3:300:2.5\n\
-         x,3x3,htm,timeout,,17,9,9.0,,16:9:9.0\n",
+         x,3x3,htm,timeout,,17,9,9.0,,16:9:9.0\n\
+         R U,2x2,htm,optimal,2,,,0.0000042,U' R',\n",
     )
     .unwrap();
     let out = stats(&["experiment", good.to_str().unwrap(), "--json"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let summary: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
-    assert_eq!(summary["positions"], 4);
-    assert_eq!(summary["by_status"]["timeout"], 1);
-    assert_eq!(summary["by_length"][1]["length"], 3);
-    assert_eq!(summary["by_length"][1]["positions"], 2);
-    assert_eq!(summary["by_length"][1]["median_nodes"], 200.0);
-    assert_eq!(summary["by_length"][1]["mean_seconds"], 2.0);
+    assert_eq!(summary["positions"], 5);
+    // Puzzles are summarised apart: 2x2 first.
+    let (pocket, cube) = (&summary["groups"][0], &summary["groups"][1]);
+    assert_eq!(pocket["puzzle"], "2x2");
+    assert_eq!(pocket["by_length"][0]["nodes"], serde_json::Value::Null);
+    assert_eq!(cube["positions"], 4);
+    assert_eq!(cube["by_status"]["timeout"], 1);
+    assert_eq!(cube["lower_bounds"][0], 17);
+    let three = &cube["by_length"][1];
+    assert_eq!(three["length"], 3);
+    assert_eq!(three["positions"], 2);
+    assert_eq!(three["nodes"]["median"], 200.0);
+    assert_eq!(three["nodes"]["min"], 100.0);
+    assert_eq!(three["nodes"]["max"], 300.0);
+    assert!((three["nodes"]["std"].as_f64().unwrap() - 141.42).abs() < 0.01);
+    assert_eq!(three["seconds"]["mean"], 2.0);
+    let out = stats(&["experiment", good.to_str().unwrap(), "--markdown"]);
+    let markdown = text(&out.stdout);
+    assert!(markdown.contains("### 2x2 htm: 1 positions"), "{markdown}");
+    assert!(
+        markdown.contains("| 3 | 2 | 200 | 200 | 100 | 300 | 141 |"),
+        "{markdown}"
+    );
+    // Microseconds, not 0.000 s.
+    assert!(markdown.contains("4.2 µs"), "{markdown}");
+    let out = stats(&["experiment", good.to_str().unwrap()]);
+    assert!(
+        text(&out.stdout).contains("4.2 µs"),
+        "{}",
+        text(&out.stdout)
+    );
     let bad = dir.path().join("bad.csv");
     std::fs::write(
         &bad,

@@ -665,7 +665,8 @@ fn write_csv(
             .map(|b| b.to_string())
             .unwrap_or_default(),
         outcome.nodes().map(|n| n.to_string()).unwrap_or_default(),
-        format!("{:.6}", outcome.seconds()),
+        // Shortest exact form: the 2x2 answers in microseconds.
+        outcome.seconds().to_string(),
         first.map(|s| format_moves(s)).unwrap_or_default(),
         iterations.join(" "),
     ];

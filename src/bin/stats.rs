@@ -6,7 +6,9 @@ use cubelab::pdb::catalogue;
 use cubelab::report::chart::{
     ChartFormat, Labels, Points, Series, bar_chart, distribution_chart, points_chart,
 };
-use cubelab::report::experiment::{ExperimentRow, read_experiment, summarise};
+use cubelab::report::experiment::{
+    ExperimentRow, ExperimentSummary, format_seconds, markdown, read_experiment, summarise,
+};
 use cubelab::report::scan::checked_histogram;
 use cubelab::report::{histogram_table, human_bytes, max_depth, mean_depth, thousands};
 use cubelab::table::{Encoding, Table, TableId, TableKind, Verify};
@@ -35,14 +37,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Summary of an experiment file written by `solve --csv`: positions by status, and nodes
-    /// and time per optimal length.
+    /// Summary of an experiment file written by `solve --csv`, per puzzle and metric:
+    /// positions by status, and the spread of nodes and time per optimal length.
     Experiment {
         /// The CSV file.
         file: PathBuf,
         /// One JSON object instead of text.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "markdown")]
         json: bool,
+        /// Markdown tables (mean, median, min, max and standard deviation of nodes and time
+        /// per length), for reports.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Charts of every present table's distance distribution (both metrics side by side, on a
     /// linear and on a logarithmic count axis), written into a directory.
@@ -68,7 +74,18 @@ fn main() -> ExitCode {
     let data_dir = args.data_dir;
     let result = match args.command {
         Command::Tables { json } => tables(&data_dir, json),
-        Command::Experiment { file, json } => experiment(&file, json),
+        Command::Experiment {
+            file,
+            json,
+            markdown,
+        } => {
+            let output = match (json, markdown) {
+                (true, _) => ExperimentOutput::Json,
+                (_, true) => ExperimentOutput::Markdown,
+                _ => ExperimentOutput::Text,
+            };
+            experiment(&file, output)
+        }
         Command::Plot {
             out,
             format,
@@ -151,35 +168,72 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
     Ok(ok)
 }
 
-fn experiment(file: &std::path::Path, json: bool) -> Result<bool, String> {
+fn experiment(file: &std::path::Path, output: ExperimentOutput) -> Result<bool, String> {
     let rows = read_experiment(file).map_err(|e| e.to_string())?;
     let summary = summarise(&rows);
-    if json {
-        println!(
+    match output {
+        ExperimentOutput::Json => println!(
             "{}",
             serde_json::to_string(&summary).map_err(|e| e.to_string())?
-        );
-        return Ok(true);
-    }
-    println!("{}: {} positions", file.display(), summary.positions);
-    for (status, n) in &summary.by_status {
-        println!("  {status}: {n}");
-    }
-    println!();
-    println!("  length  positions      mean nodes    median nodes   mean s  median s");
-    for s in &summary.by_length {
-        let nodes = |v: Option<f64>| v.map_or("-".to_string(), |n| thousands(n.round() as u64));
-        println!(
-            "  {:>6} {:>10} {:>15} {:>15} {:>8.3} {:>9.3}",
-            s.length,
-            s.positions,
-            nodes(s.mean_nodes),
-            nodes(s.median_nodes),
-            s.mean_seconds,
-            s.median_seconds
-        );
+        ),
+        ExperimentOutput::Markdown => print!("{}", markdown(&summary)),
+        ExperimentOutput::Text => print_experiment(file, &summary),
     }
     Ok(true)
+}
+
+enum ExperimentOutput {
+    Text,
+    Json,
+    Markdown,
+}
+
+fn print_experiment(file: &std::path::Path, summary: &ExperimentSummary) {
+    println!("{}: {} positions", file.display(), summary.positions);
+    for group in &summary.groups {
+        println!();
+        println!(
+            "{} {}: {} positions",
+            group.puzzle, group.metric, group.positions
+        );
+        for (status, n) in &group.by_status {
+            println!("  {status}: {n}");
+        }
+        if !group.lower_bounds.is_empty() {
+            println!(
+                "  proven lower bounds of the others: {:?}",
+                group.lower_bounds
+            );
+        }
+        println!(
+            "  {:>6} {:>9} {:>15} {:>15} {:>15} {:>11} {:>11} {:>11} {:>11}",
+            "length",
+            "positions",
+            "mean nodes",
+            "min nodes",
+            "max nodes",
+            "mean time",
+            "median",
+            "min",
+            "max"
+        );
+        for s in &group.by_length {
+            let nodes = |v: Option<f64>| v.map_or("-".to_string(), |n| thousands(n.round() as u64));
+            let t = s.seconds;
+            println!(
+                "  {:>6} {:>9} {:>15} {:>15} {:>15} {:>11} {:>11} {:>11} {:>11}",
+                s.length,
+                s.positions,
+                nodes(s.nodes.map(|n| n.mean)),
+                nodes(s.nodes.map(|n| n.min)),
+                nodes(s.nodes.map(|n| n.max)),
+                format_seconds(t.mean),
+                format_seconds(t.median),
+                format_seconds(t.min),
+                format_seconds(t.max),
+            );
+        }
+    }
 }
 
 /// What a table kind's chart is called and says.
