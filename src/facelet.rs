@@ -40,6 +40,11 @@ pub enum FaceletError {
         slot: &'static str,
         stickers: String,
     },
+    #[error(
+        "the stickers show {} colours ({colours}); a cube has 6, each on {per_colour} stickers",
+        colours.chars().count()
+    )]
+    ColourSet { colours: String, per_colour: usize },
     #[error("the colours are not those of a cube: '{0}' has no single opposite colour")]
     NoColourScheme(char),
     #[error("Reid's notation lists 20 pieces (12 edges, then 8 corners), this has {0}")]
@@ -356,6 +361,28 @@ fn pocket_to_full(i: usize) -> usize {
     (i / 4) * 9 + POCKET_STICKERS[i % 4]
 }
 
+/// Six colours, each on a sixth of the stickers.
+fn check_colour_counts(letters: &[char], distinct: &[char]) -> Result<(), FaceletError> {
+    let per_colour = letters.len() / 6;
+    if distinct.len() != 6 {
+        return Err(FaceletError::ColourSet {
+            colours: distinct.iter().collect(),
+            per_colour,
+        });
+    }
+    for &colour in distinct {
+        let count = letters.iter().filter(|&&c| c == colour).count();
+        if count != per_colour {
+            return Err(FaceletError::ColourCount {
+                colour,
+                count,
+                expected: per_colour,
+            });
+        }
+    }
+    Ok(())
+}
+
 /// The colour scheme of a 2x2 given in arbitrary colours: the corner in the DBL slot names D, B
 /// and L, and U, F, R are the colours opposite those (the one colour never on a corner with it).
 fn pocket_scheme(letters: &[char]) -> Result<Vec<(char, Face)>, FaceletError> {
@@ -407,6 +434,11 @@ impl Cube2 {
         let mut distinct = letters.clone();
         distinct.sort_unstable();
         distinct.dedup();
+        if letters.len() == 24 {
+            // The colours are read from the stickers themselves, so a wrong count is named
+            // before any letter is looked up in a scheme it could not have formed.
+            check_colour_counts(&letters, &distinct)?;
+        }
         let face_letters =
             distinct.len() == 6 && distinct.iter().all(|&c| Face::from_letter(c).is_some());
         let scheme: Vec<(char, Face)> =
@@ -545,6 +577,35 @@ mod tests {
         assert!(named_by_dbl.is_normalised());
         let undo: Vec<Move> = seq.iter().rev().map(|m| m.inverse()).collect();
         assert!(named_by_dbl.apply_all(&undo).is_solved());
+    }
+
+    /// Wrong colour counts in arbitrary colours are named as such, not blamed on a letter
+    /// that a scheme built from the wrong counts leaves out.
+    #[test]
+    fn pocket_colour_faults_name_the_counts() {
+        assert_eq!(
+            Cube2::from_facelets("WWWWRRRRGGGGYYYYOOOOOOOO"),
+            Err(FaceletError::ColourSet {
+                colours: "GORWY".into(),
+                per_colour: 4
+            })
+        );
+        assert_eq!(
+            Cube2::from_facelets("WWWWRRRRGGGGYYYYOOOOBBBW"),
+            Err(FaceletError::ColourCount {
+                colour: 'B',
+                count: 3,
+                expected: 4
+            })
+        );
+        assert_eq!(
+            Cube2::from_facelets("WWWWRRRRGGGGYYYYOOOOBBBO"),
+            Err(FaceletError::ColourCount {
+                colour: 'B',
+                count: 3,
+                expected: 4
+            })
+        );
     }
 
     #[test]
