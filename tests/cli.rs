@@ -1019,3 +1019,28 @@ fn odd_files_in_a_tables_place_are_clear_errors() {
         );
     }
 }
+
+/// A second build into a directory that one is building into is refused with the ways out,
+/// and a build removes the temporary files that killed builds left behind.
+#[test]
+fn builds_take_their_directory_and_sweep_up_after_killed_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = cubelab::table::BuildLock::acquire(dir.path()).unwrap();
+    let out = gen_tables(&["--data-dir", data(dir.path()), "2x2"]);
+    assert!(!out.status.success());
+    let message = text(&out.stderr);
+    assert!(
+        message.contains("another gen-tables") && message.contains("--data-dir"),
+        "{message}"
+    );
+    drop(held);
+    // A process that has ended: its number names no process now.
+    let mut ended = std::process::Command::new("true").spawn().unwrap();
+    ended.wait().unwrap();
+    let stale = dir.path().join(format!("2x2-htm.tmp{}", ended.id()));
+    std::fs::write(&stale, vec![0u8; 4096]).unwrap();
+    let out = gen_tables(&["--data-dir", data(dir.path()), "2x2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(!stale.exists());
+    assert!(text(&out.stderr).contains("interrupted build"));
+}

@@ -197,3 +197,24 @@ fn a_damaged_zstd_copy_is_an_error() {
     assert_names_rebuild(&err, dir.path());
     assert!(!path.exists(), "no half-written table is left");
 }
+
+/// A good compressed copy that cannot be written out (here a directory stands where the
+/// temporary file goes, as a full disk or a read-only directory would stop it) is not called
+/// damaged: the error says the copy could not be unpacked there, and how to get round it.
+#[test]
+fn an_unwritable_unpack_is_not_called_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let path = ID.path(dir.path());
+    table::export_zst(&path, 3).unwrap();
+    fs::remove_file(&path).unwrap();
+    let blocker = path.with_extension(format!("tmp{}", std::process::id()));
+    fs::create_dir(&blocker).unwrap();
+    let err = open(dir.path()).err().unwrap();
+    assert!(matches!(err, TableError::CannotUnpack { .. }), "{err}");
+    let message = err.to_string();
+    assert!(!message.contains("damaged"), "{message}");
+    assert!(message.contains("--data-dir"), "{message}");
+    fs::remove_dir(&blocker).unwrap();
+    assert!(open(dir.path()).is_ok());
+}

@@ -7,7 +7,7 @@ use cubelab::pdb::{self, catalogue, default_metrics};
 use cubelab::report::{
     histogram_table, human_bytes, max_depth, mean_depth, progress_bar, rough_duration, thousands,
 };
-use cubelab::table::{self, Encoding, Table, TableHeader, TableId, TableKind, Verify};
+use cubelab::table::{self, BuildLock, Encoding, Table, TableHeader, TableId, TableKind, Verify};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -111,6 +111,20 @@ fn selection(args: &Args) -> Vec<TableId> {
 }
 
 fn build_all(args: &Args) -> bool {
+    let _lock = match BuildLock::acquire(&args.data_dir) {
+        Ok(lock) => lock,
+        Err(e) => {
+            eprintln!("gen-tables: error: {e}");
+            return false;
+        }
+    };
+    for (path, bytes) in table::remove_stale_temporaries(&args.data_dir) {
+        eprintln!(
+            "gen-tables: removed {} ({}), left by an interrupted build",
+            path.display(),
+            human_bytes(bytes)
+        );
+    }
     let mut ok = true;
     for id in selection(args) {
         match build_one(args, id) {

@@ -18,6 +18,18 @@ pub enum TableError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(
+        "cannot unpack {zst} into {path}: {source}; free space there, or unpack it where there is room (zstd -d) and point --data-dir or CUBELAB_DATA at that directory"
+    )]
+    CannotUnpack {
+        zst: PathBuf,
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error(
+        "another gen-tables is building into {dir}; wait for it to finish (its tables are then reused), or build into another --data-dir"
+    )]
+    Busy { dir: PathBuf },
     #[error("{path} is not a cubelab table (wrong magic number); rebuild it with `{rebuild}`")]
     BadMagic { path: PathBuf, rebuild: String },
     #[error(

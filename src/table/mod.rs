@@ -324,6 +324,90 @@ fn atomic_write(
     result.map_err(io)
 }
 
+/// One build process's hold on a data directory: an exclusive lock on a file in it, released
+/// when the process ends however it ends. Two builds into one directory would each spend the
+/// whole build time and memory on the same tables; the second is refused instead.
+pub struct BuildLock {
+    _file: File,
+}
+
+impl BuildLock {
+    pub const FILE_NAME: &'static str = ".gen-tables.lock";
+
+    /// Takes the lock on `dir` (created if missing), or says that another build holds it.
+    pub fn acquire(dir: &Path) -> Result<BuildLock, TableError> {
+        let io = |source| TableError::Io {
+            path: dir.to_path_buf(),
+            source,
+        };
+        fs::create_dir_all(dir).map_err(io)?;
+        let path = dir.join(Self::FILE_NAME);
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(|source| TableError::Io {
+                path: path.clone(),
+                source,
+            })?;
+        match file.try_lock() {
+            Ok(()) => Ok(BuildLock { _file: file }),
+            Err(fs::TryLockError::WouldBlock) => Err(TableError::Busy {
+                dir: dir.to_path_buf(),
+            }),
+            Err(fs::TryLockError::Error(source)) => Err(TableError::Io { path, source }),
+        }
+    }
+}
+
+/// Removes the temporary files (`<table>.tmp<pid>`) that builds or unpacks killed before
+/// their rename left in `dir`, where no process of that number runs; returns each with its
+/// size. Such a file is never read (tables are found by their final names) but can hold
+/// gigabytes.
+pub fn remove_stale_temporaries(dir: &Path) -> Vec<(PathBuf, u64)> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let pid = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .and_then(|e| e.strip_prefix("tmp"))
+            .and_then(|digits| digits.parse::<u32>().ok());
+        let Some(pid) = pid else { continue };
+        if pid == std::process::id() || process_runs(pid) {
+            continue;
+        }
+        let bytes = entry.metadata().map(|m| m.len()).unwrap_or(0);
+        if fs::remove_file(&path).is_ok() {
+            removed.push((path, bytes));
+        }
+    }
+    removed
+}
+
+/// Whether a process with this number exists (on systems where that cannot be asked, it is
+/// assumed to, so nothing is removed).
+fn process_runs(pid: u32) -> bool {
+    #[cfg(unix)]
+    {
+        let Ok(pid) = i32::try_from(pid) else {
+            return false;
+        };
+        // SAFETY: signal 0 only asks whether the process exists; nothing is sent.
+        let result = unsafe { libc::kill(pid, 0) };
+        result == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = pid;
+        true
+    }
+}
+
 /// When to recompute a payload checksum on load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verify {
@@ -350,11 +434,7 @@ impl Table {
             if !zst.exists() {
                 return Err(TableError::Missing { path, rebuild });
             }
-            import_zst(&zst, &path).map_err(|e| TableError::Damaged {
-                path: zst.clone(),
-                problem: format!("its compressed copy cannot be unpacked ({e})"),
-                rebuild: rebuild.clone(),
-            })?;
+            import_zst(&zst, &path, &rebuild)?;
         }
         let table = Table::open_file(&path, &rebuild)?;
         if table.header.id() != id {
@@ -623,11 +703,43 @@ pub fn export_zst(path: &Path, level: i32) -> Result<PathBuf, TableError> {
     Ok(out)
 }
 
-/// Decompresses a zstd copy back into the packed table file at `path`.
-pub fn import_zst(zst: &Path, path: &Path) -> Result<(), TableError> {
+/// Decompresses a zstd copy back into the packed table file at `path`. A copy that does not
+/// decode is damaged; a table that cannot be written (a full disk, a read-only directory) is
+/// not, and the error says which.
+pub fn import_zst(zst: &Path, path: &Path, rebuild: &str) -> Result<(), TableError> {
+    use std::io::Read;
     let input = File::open(zst).map_err(|source| TableError::Io {
         path: zst.to_path_buf(),
         source,
     })?;
-    atomic_write(path, |w| zstd::stream::copy_decode(&input, w))
+    let mut undecodable = None;
+    let written = atomic_write(path, |w| {
+        let mut decoder = zstd::stream::read::Decoder::new(&input)?;
+        let mut chunk = vec![0u8; 1 << 20];
+        loop {
+            let n = match decoder.read(&mut chunk) {
+                Ok(0) => return Ok(()),
+                Ok(n) => n,
+                Err(e) => {
+                    undecodable = Some(e.to_string());
+                    return Err(e);
+                }
+            };
+            w.write_all(&chunk[..n])?;
+        }
+    });
+    match (written, undecodable) {
+        (Ok(()), _) => Ok(()),
+        (Err(_), Some(problem)) => Err(TableError::Damaged {
+            path: zst.to_path_buf(),
+            problem: format!("its compressed copy cannot be unpacked ({problem})"),
+            rebuild: rebuild.to_string(),
+        }),
+        (Err(TableError::Io { source, .. }), None) => Err(TableError::CannotUnpack {
+            zst: zst.to_path_buf(),
+            path: path.to_path_buf(),
+            source,
+        }),
+        (Err(other), None) => Err(other),
+    }
 }
