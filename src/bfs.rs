@@ -204,7 +204,7 @@ pub fn breadth_first_rows<S: RowSpace>(
     encoding: Encoding,
     progress: &ProgressBar,
 ) -> Result<BfsOutcome, BfsError> {
-    if space.row_len() % ROW_ALIGNMENT != 0 {
+    if !space.row_len().is_multiple_of(ROW_ALIGNMENT) {
         return breadth_first(space, encoding, progress);
     }
     run(space, encoding, progress, &ByRow::new(space))

@@ -61,7 +61,8 @@ impl Cube2 {
             .iter()
             .find(|g| {
                 let g = g.corners();
-                g.perm[FIXED_CORNER] as usize == held_at && (twist + g.ori[FIXED_CORNER]) % 3 == 0
+                g.perm[FIXED_CORNER] as usize == held_at
+                    && (twist + g.ori[FIXED_CORNER]).is_multiple_of(3)
             })
             .expect("the 24 rotations bring any slot to DBL in any twist")
     }

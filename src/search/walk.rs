@@ -226,14 +226,14 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     /// Searches the subtree below `node` at depth `g`; true once it is done (a solution found
     /// and one is enough).
     pub fn search(&mut self, node: &NodeOf<H>, g: u8) -> bool {
-        if let Some((length, found)) = &mut self.split {
-            if g == *length {
-                found.push(Prefix {
-                    node: *node,
-                    path: self.path.clone(),
-                });
-                return false;
-            }
+        if let Some((length, found)) = &mut self.split
+            && g == *length
+        {
+            found.push(Prefix {
+                node: *node,
+                path: self.path.clone(),
+            });
+            return false;
         }
         if g == self.shared.bound {
             return self.found(node);
@@ -427,10 +427,10 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     }
 
     fn check_deadline(&self) -> bool {
-        if let Some(deadline) = self.shared.deadline {
-            if Instant::now() >= deadline {
-                self.shared.aborted.store(true, Relaxed);
-            }
+        if let Some(deadline) = self.shared.deadline
+            && Instant::now() >= deadline
+        {
+            self.shared.aborted.store(true, Relaxed);
         }
         self.stopped()
     }
