@@ -81,4 +81,12 @@ impl Canonical {
     pub fn allowed(&self, history: usize) -> u32 {
         self.allowed[history]
     }
+
+    /// Whether a turn on the axis of `turn` (its face or the opposite one) may follow
+    /// `history`, which ends with `turn`: whether the run of turns on that axis may grow.
+    pub fn run_may_grow(&self, history: usize, turn: u8) -> bool {
+        let axis = self.face(turn) % 3;
+        let allowed = self.allowed(history);
+        (0..self.faces.len()).any(|t| allowed & 1 << t != 0 && self.faces[t] % 3 == axis)
+    }
 }

@@ -59,6 +59,11 @@ type ChildOf<H> = Child<<H as Heuristic>::Coords>;
 pub type NodeOf<H> = Node<<H as Heuristic>::Coords, <H as Heuristic>::Dual>;
 
 impl<C: Copy, D: Copy> Node<C, D> {
+    /// The canonical history of the end its children extend.
+    pub fn history(&self) -> usize {
+        self.history
+    }
+
     /// How many moves may follow the node.
     pub fn branching(&self) -> u32 {
         self.allowed.count_ones()
