@@ -1044,3 +1044,41 @@ fn builds_take_their_directory_and_sweep_up_after_killed_ones() {
     assert!(!stale.exists());
     assert!(text(&out.stderr).contains("interrupted build"));
 }
+
+/// A table whose payload is wrong behind a valid checksum (rewritten with one entry set to 0)
+/// leads the 2x2 descent to a sequence that does not solve the position: that is reported as
+/// a damaged table with the commands that find and rebuild it, never printed as a solution.
+#[test]
+fn a_solution_that_fails_its_check_is_reported_as_table_damage() {
+    use cubelab::cube::{Cube2, Metric};
+    use cubelab::table::{Table, TableId, TableKind, Verify};
+    let dir = built_dir();
+    let id = TableId::new(TableKind::Pocket, Metric::Htm);
+    let table = Table::open(dir.path(), id, Verify::Always).unwrap();
+    let header = table.header().clone();
+    let mut payload = table.payload().to_vec();
+    drop(table);
+    let position = Cube2::from_moves(&cubelab::notation::parse_moves("R U").unwrap());
+    let index = cubelab::pdb::pocket::rank(&position.normalised()) as usize;
+    payload[index / 2] &= if index % 2 == 0 { 0xF0 } else { 0x0F };
+    cubelab::table::write_table(
+        &id.path(dir.path()),
+        id,
+        header.encoding,
+        header.entries,
+        header.histogram,
+        &payload,
+    )
+    .unwrap();
+    let out = solve(
+        &["--data-dir", data(dir.path()), "--puzzle", "2x2", "R U"],
+        None,
+    );
+    assert_ne!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).is_empty(), "{}", text(&out.stdout));
+    let message = text(&out.stderr);
+    assert!(
+        message.contains("a table is damaged") && message.contains("gen-tables --verify"),
+        "{message}"
+    );
+}

@@ -21,7 +21,7 @@ fn write_sample(dir: &Path) -> Vec<u8> {
         ID,
         Encoding::Nibble,
         entries,
-        vec![1, 2, 3],
+        vec![1, 2, entries - 3],
         &payload,
     )
     .unwrap();
@@ -42,7 +42,10 @@ fn a_written_table_loads_with_its_header_and_payload() {
     let dir = tempfile::tempdir().unwrap();
     let payload = write_sample(dir.path());
     let table = open(dir.path()).unwrap();
-    assert_eq!(table.header().histogram, [1, 2, 3]);
+    assert_eq!(
+        table.header().histogram,
+        [1, 2, cubelab::pdb::entries(TableKind::Pocket) - 3]
+    );
     assert_eq!(table.payload(), &payload[..]);
     assert_eq!(table.file_bytes(), (PAYLOAD_OFFSET + payload.len()) as u64);
     // No temporary file is left behind.
@@ -216,5 +219,35 @@ fn an_unwritable_unpack_is_not_called_damage() {
     assert!(!message.contains("damaged"), "{message}");
     assert!(message.contains("--data-dir"), "{message}");
     fs::remove_dir(&blocker).unwrap();
+    assert!(open(dir.path()).is_ok());
+}
+
+/// A flipped bit in the header's depth counts (which the payload checksum does not cover) is
+/// found on load by their sum.
+#[test]
+fn a_flipped_histogram_bit_is_found_on_load() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let path = ID.path(dir.path());
+    let mut bytes = fs::read(&path).unwrap();
+    // Every one-bit flip in the header: none may change the depth counts unnoticed.
+    let original = open(dir.path()).unwrap().header().clone();
+    let mut found = false;
+    for at in 16..PAYLOAD_OFFSET {
+        bytes[at] ^= 1;
+        fs::write(&path, &bytes).unwrap();
+        if let Ok(file) = Table::open_file(&path, "rebuild") {
+            let header = file.header();
+            let histogram_only = header.histogram != original.histogram
+                && header.entries == original.entries
+                && header.checksum == original.checksum;
+            assert!(!histogram_only, "a flip at byte {at} went unnoticed");
+        } else if let Err(TableError::Damaged { problem, .. }) = Table::open_file(&path, "x") {
+            found |= problem.contains("depth counts");
+        }
+        bytes[at] ^= 1;
+    }
+    fs::write(&path, &bytes).unwrap();
+    assert!(found, "no flip was reported as a histogram problem");
     assert!(open(dir.path()).is_ok());
 }

@@ -16,6 +16,10 @@ pub enum SolveError {
         "the table has no distance for this position; rebuild it with gen-tables --force (it may be damaged)"
     )]
     Unreachable,
-    #[error("internal error: the found solution '{0}' does not solve the position")]
+    /// The tables led to a sequence that does not solve the position: a search over correct
+    /// tables cannot, so a table is damaged in a way its checksum did not show.
+    #[error(
+        "the tables led to '{0}', which does not solve the position: a table is damaged; find it with `gen-tables --verify` and rebuild it with `gen-tables --force <table>`"
+    )]
     Unverified(String),
 }

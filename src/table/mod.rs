@@ -522,6 +522,15 @@ impl Table {
                 header.entries, header.payload_bytes
             )));
         }
+        // The checksum covers the payload only; the depth counts in the header are checked by
+        // their sum, which any flipped bit in one of them changes.
+        let counted: u128 = header.histogram.iter().map(|&n| u128::from(n)).sum();
+        if counted != u128::from(header.entries) {
+            return Err(err(format!(
+                "its header's depth counts add up to {counted}, not to its {} entries",
+                header.entries
+            )));
+        }
         let expected = PAYLOAD_OFFSET as u64 + header.payload_bytes;
         if map.len() as u64 != expected {
             return Err(TableError::Truncated {
