@@ -1060,7 +1060,7 @@ fn a_solution_that_fails_its_check_is_reported_as_table_damage() {
     drop(table);
     let position = Cube2::from_moves(&cubelab::notation::parse_moves("R U").unwrap());
     let index = cubelab::pdb::pocket::rank(&position.normalised()) as usize;
-    payload[index / 2] &= if index % 2 == 0 { 0xF0 } else { 0x0F };
+    payload[index / 2] &= if index.is_multiple_of(2) { 0xF0 } else { 0x0F };
     cubelab::table::write_table(
         &id.path(dir.path()),
         id,
