@@ -539,6 +539,18 @@ fn solve_3x3_limits_and_missing_tables() {
         message.contains("gen-tables") && message.contains("ud-layers-f4"),
         "{message}"
     );
+    // The cheaper way: the smallest coset table, seconds to build, with its own command ...
+    assert!(
+        message.contains("--metric htm ud-f4` and solve with --tables ud-f4"),
+        "{message}"
+    );
+    // ... or, where other tables are present, a search with those now.
+    let out = solve(&["--data-dir", data(dir.path()), "R U"], None);
+    let message = text(&out.stderr);
+    assert!(
+        message.contains("or search now with the tables present: --tables edges6"),
+        "{message}"
+    );
     // Every missing table at once, with its size and build time, and one command for all.
     let out = solve(
         &[

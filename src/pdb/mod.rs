@@ -67,10 +67,13 @@ where
 /// symmetry-reduced coset spaces built a row at a time.
 pub fn build_cost(kind: TableKind) -> (u64, f64) {
     let entries = entries(kind);
-    let per_core_second = if kind.ud_shape().is_some() {
-        12.0e6
-    } else {
-        15.0e6
+    // Measured here (reports/performance.md). A coset table whose rows pass 2 M entries
+    // (`ud-order-f8`: 3 M, a 1.5 MB destination row) no longer works out of the cache, and
+    // its build ran at less than half the rate: 47.5 minutes on two cores.
+    let per_core_second = match kind.ud_shape() {
+        Some(shape) if shape.edge_values() > 2_000_000 => 5.3e6,
+        Some(_) => 12.0e6,
+        None => 15.0e6,
     };
     (entries.div_ceil(2), entries as f64 / per_core_second)
 }

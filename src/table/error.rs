@@ -6,12 +6,19 @@ use std::path::PathBuf;
 pub enum TableError {
     #[error("table {path} does not exist; build it with `{rebuild}`")]
     Missing { path: PathBuf, rebuild: String },
-    #[error("{dir} lacks {}; build {} with `{rebuild}`", tables.join(" and "), if tables.len() == 1 { "it" } else { "them" })]
+    #[error(
+        "{dir} lacks {}; build {} with `{rebuild}`{}",
+        tables.join(" and "),
+        if tables.len() == 1 { "it" } else { "them" },
+        alternative.as_ref().map_or(String::new(), |a| format!("; {a}"))
+    )]
     MissingTables {
         dir: PathBuf,
         /// Each missing table with its size and build time.
         tables: Vec<String>,
         rebuild: String,
+        /// A cheaper way to a search, where there is one.
+        alternative: Option<String>,
     },
     #[error("{path}: {source}")]
     Io {

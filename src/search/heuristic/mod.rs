@@ -208,6 +208,54 @@ fn missing_tables(dir: &Path, metric: Metric, kind: TableKind) -> Result<(), Tab
             metric.name(),
             names.join(" ")
         ),
+        alternative: cheaper_alternative(dir, metric, kind, cores),
+    })
+}
+
+/// The 3x3 heuristics, strongest per search first: the coset tables by size, then the others.
+const HEURISTICS: [TableKind; 9] = [
+    TableKind::UdOrderF8,
+    TableKind::UdF12,
+    TableKind::UdLayersF4,
+    TableKind::UdOrderF4,
+    TableKind::UdF8,
+    TableKind::Phase1,
+    TableKind::Edges7,
+    TableKind::UdF4,
+    TableKind::Edges6,
+];
+
+/// What to do instead of building `kind`'s tables: search now with another heuristic whose
+/// tables are present (the strongest), or else build the smallest coset table, a few seconds'
+/// work, where it is weaker than `kind`.
+fn cheaper_alternative(
+    dir: &Path,
+    metric: Metric,
+    kind: TableKind,
+    cores: usize,
+) -> Option<String> {
+    let present = |k: TableKind| {
+        tables_read(k)
+            .into_iter()
+            .all(|t| TableId::new(t, metric).is_present(dir))
+    };
+    if let Some(&ready) = HEURISTICS.iter().find(|&&k| k != kind && present(k)) {
+        return Some(format!(
+            "or search now with the tables present: --tables {}",
+            ready.name()
+        ));
+    }
+    let smallest = TableKind::UdF4;
+    let mut weaker = HEURISTICS.iter().skip_while(|&&k| k != kind).skip(1);
+    weaker.any(|&k| k == smallest).then(|| {
+        format!(
+            "or, for a slower search, build {} with `gen-tables --data-dir {} --metric {} {}` and solve with --tables {}",
+            crate::pdb::build_summary(TableId::new(smallest, metric), cores),
+            dir.display(),
+            metric.name(),
+            smallest.name(),
+            smallest.name()
+        )
     })
 }
 
