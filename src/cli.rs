@@ -14,3 +14,48 @@ pub fn end_quietly_on_closed_pipe() {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
 }
+
+/// What `--generate` writes: a shell's completion script, or the man page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Generated {
+    Bash,
+    Zsh,
+    Fish,
+    Elvish,
+    #[value(name = "powershell")]
+    PowerShell,
+    /// The man page, in roff (`man -l -` shows it).
+    Man,
+}
+
+/// Writes the completion script or man page of the program `command` describes, generated from
+/// the same definition that parses its arguments, so it cannot drift from them.
+pub fn generate(
+    what: Generated,
+    mut command: clap::Command,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
+    use clap_complete::Shell;
+    let name = command.get_name().to_string();
+    let shell = match what {
+        Generated::Man => return clap_mangen::Man::new(command).render(out),
+        Generated::Bash => Shell::Bash,
+        Generated::Zsh => Shell::Zsh,
+        Generated::Fish => Shell::Fish,
+        Generated::Elvish => Shell::Elvish,
+        Generated::PowerShell => Shell::PowerShell,
+    };
+    clap_complete::generate(shell, &mut command, name, out);
+    Ok(())
+}
+
+/// Handles `--generate`: writes to standard output and gives the exit status.
+pub fn print_generated(what: Generated, command: clap::Command) -> std::process::ExitCode {
+    match generate(what, command, &mut std::io::stdout().lock()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

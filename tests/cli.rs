@@ -1094,3 +1094,24 @@ fn a_solution_that_fails_its_check_is_reported_as_table_damage() {
         "{message}"
     );
 }
+
+/// Each binary writes its shell completions and man page from its own argument definitions.
+#[test]
+fn completions_and_man_pages_come_from_the_argument_definitions() {
+    for (bin, flag) in [
+        (env!("CARGO_BIN_EXE_solve"), "deterministic"),
+        (env!("CARGO_BIN_EXE_gen-tables"), "force"),
+        (env!("CARGO_BIN_EXE_stats"), "experiment"),
+    ] {
+        for what in ["bash", "zsh", "fish", "elvish", "powershell", "man"] {
+            let out = run(bin, &["--generate", what], None);
+            assert!(out.status.success(), "{bin} {what}: {}", text(&out.stderr));
+            let script = text(&out.stdout);
+            assert!(script.contains(flag), "{bin} {what}");
+        }
+        let man = text(&run(bin, &["--generate", "man"], None).stdout);
+        assert!(man.starts_with(".ie") && man.contains(".TH"), "{man}");
+    }
+    let out = run(env!("CARGO_BIN_EXE_solve"), &["--generate", "tcsh"], None);
+    assert_eq!(out.status.code(), Some(2));
+}

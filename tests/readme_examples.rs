@@ -46,6 +46,7 @@ fn needs(command: &str) -> Needs {
     } else if command.contains("release/solve")
         && !command.contains("--puzzle 2x2")
         && !command.contains("--print-state")
+        && !command.contains("--generate")
     {
         Needs::CubeTables
     } else {

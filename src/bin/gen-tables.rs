@@ -28,6 +28,10 @@ enum MetricChoice {
     after_help = "Examples:\n  gen-tables                  build every table the solvers use by default\n  gen-tables --metric both    the same, plus the quarter-turn tables\n  gen-tables --json 2x2       the 2x2 tables, one JSON object per table\n  gen-tables --list           what is present and valid"
 )]
 struct Args {
+    /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
+    /// page (man) to standard output, and exit.
+    #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
+    generate: Option<cubelab::cli::Generated>,
     /// Tables to build (see --list); default: every table the solvers use by default.
     #[arg(value_enum)]
     tables: Vec<TableKind>,
@@ -65,6 +69,9 @@ struct Args {
 fn main() -> ExitCode {
     cubelab::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
+    if let Some(what) = args.generate {
+        return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
+    }
     let ok = if args.list {
         list(&args)
     } else if args.verify {

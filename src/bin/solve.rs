@@ -27,6 +27,10 @@ use std::time::{Duration, Instant};
     after_help = "Examples:\n  solve \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  solve --puzzle 2x2 \"R U R' U'\"\n  solve --random 10 --seed 1 --json --csv experiment.csv\n  solve --metric qtm --timeout 60 --file positions.txt\n\nExit status: 0 every position solved optimally; 1 some position invalid, timed out or\nbeyond --max-length (the others are still solved); 2 nothing could be done (arguments, tables)."
 )]
 struct Args {
+    /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
+    /// page (man) to standard output, and exit.
+    #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
+    generate: Option<cubelab::cli::Generated>,
     /// Positions to solve.
     positions: Vec<String>,
     /// Puzzle that move sequences are applied to (sticker strings name their own); default 3x3.
@@ -217,6 +221,9 @@ impl Outcome {
 fn main() -> ExitCode {
     cubelab::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
+    if let Some(what) = args.generate {
+        return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
+    }
     match run(&args) {
         Ok(all_optimal) => {
             if all_optimal {

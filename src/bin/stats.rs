@@ -18,14 +18,18 @@ use std::time::Instant;
 
 /// Distance distributions of the tables and summaries of experiments.
 #[derive(Parser, Debug)]
-#[command(name = "stats", version)]
+#[command(name = "stats", version, arg_required_else_help = true)]
 struct Args {
+    /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
+    /// page (man) to standard output, and exit.
+    #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
+    generate: Option<cubelab::cli::Generated>,
     /// Directory holding the tables. Default: $CUBELAB_DATA if set, else ./data if it exists,
     /// else the per-user data directory (on Linux ~/.local/share/cubelab).
     #[arg(long, global = true, default_value_os_t = cubelab::table::default_data_dir())]
     data_dir: PathBuf,
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -71,8 +75,15 @@ enum Command {
 fn main() -> ExitCode {
     cubelab::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
+    if let Some(what) = args.generate {
+        return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
+    }
     let data_dir = args.data_dir;
-    let result = match args.command {
+    let Some(command) = args.command else {
+        eprintln!("stats: error: name a command: tables, experiment or plot (see stats --help)");
+        return ExitCode::from(2);
+    };
+    let result = match command {
         Command::Tables { json } => tables(&data_dir, json),
         Command::Experiment {
             file,
