@@ -11,7 +11,10 @@
 #   COORD      vcube's --coord (default 304)
 #   POSITIONS  one move sequence per line, # comments (default benches/peers.txt)
 # Environment: CUBELAB_DATA (tables, default data/), TIMEOUT (seconds per position and solver,
-# default 600), SCRATCH (vcube build folder, default ${TMPDIR:-/tmp}/cubelab-vcube).
+# default 600), SCRATCH (vcube build folder, default ${TMPDIR:-/tmp}/cubelab-vcube), BATCH=1
+# (each solver solves every position in one process, cubelab first: for tables that do not
+# both fit in memory, where alternating processes would reread each table from disk for every
+# position; vcube 208 and ud-order-f8 together are 15 GB).
 # vcube builds its table on first use (304: about 2 minutes here) and keeps it in its folder.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -39,6 +42,36 @@ echo "timeout ${timeout} s; $(date -u +%Y-%m-%dT%H:%MZ); $(grep -m1 'model name'
 echo
 echo "| # | length | cubelab s | vcube s | ratio | position |"
 echo "|---|---|---|---|---|---|"
+if [[ ${BATCH:-} == 1 ]]; then
+  list=$(mktemp) ours=$(mktemp) theirs=$(mktemp)
+  grep -v '^\s*\(#\|$\)' "$positions" >"$list"
+  target/release/solve --data-dir "$data" --tables "$tables" --threads 1 \
+    --timeout "$timeout" --json --file "$list" >"$ours" || true
+  (cd "$scratch" && timeout "$((timeout * 20))" ./vc-optimal --coord="$coord" \
+    --workers=1 <"$list" >"$theirs" 2>/dev/null) || true
+  python3 - "$list" "$ours" "$theirs" <<'PY'
+import json, sys
+positions = [l.strip() for l in open(sys.argv[1])]
+ours = [json.loads(l) for l in open(sys.argv[2])]
+# vcube prints "index seconds length moves..." per position.
+theirs = {int(f[0]): float(f[1]) for f in map(str.split, open(sys.argv[3]))
+          if len(f) > 1 and f[0].isdigit()}
+a = b = 0.0
+for i, (pos, r) in enumerate(zip(positions, ours)):
+    o = r["seconds"] if r["status"] == "optimal" else None
+    t = theirs.get(i)
+    ratio = f"{o / t:.2f}" if o is not None and t else "-"
+    print(f"| {i + 1} | {r.get('length', '-')} | {o if o is not None else 'timeout'} | "
+          f"{t if t is not None else 'timeout'} | {ratio} | {pos} |")
+    if o is not None and t:
+        a, b = a + o, b + t
+print()
+ratio = f"{a / b:.2f}" if b else "-"
+print(f"Total over positions both solved: cubelab {a:.1f} s, vcube {b:.1f} s, ratio {ratio}")
+PY
+  rm -f "$list" "$ours" "$theirs"
+  exit 0
+fi
 total_ours=0
 total_theirs=0
 n=0
