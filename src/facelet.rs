@@ -434,9 +434,11 @@ impl Cube2 {
         let mut distinct = letters.clone();
         distinct.sort_unstable();
         distinct.dedup();
-        if letters.len() == 24 {
-            // The colours are read from the stickers themselves, so a wrong count is named
-            // before any letter is looked up in a scheme it could not have formed.
+        let all_faces = Face::ALL.iter().all(|f| distinct.contains(&f.letter()));
+        if letters.len() == 24 && !all_faces {
+            // Colours other than face letters are read from the stickers themselves, so a
+            // wrong count is named before any letter is looked up in a scheme it could not
+            // have formed. With all six face letters present, a stray letter is named instead.
             check_colour_counts(&letters, &distinct)?;
         }
         let face_letters =
