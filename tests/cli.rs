@@ -1055,6 +1055,12 @@ fn builds_take_their_directory_and_sweep_up_after_killed_ones() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(!stale.exists());
     assert!(text(&out.stderr).contains("interrupted build"));
+    // A file of the user's that only looks like a temporary stays.
+    let theirs = dir.path().join(format!("notes.tmp{}", ended.id()));
+    std::fs::write(&theirs, b"mine").unwrap();
+    let out = gen_tables(&["--data-dir", data(dir.path()), "2x2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(theirs.exists());
 }
 
 /// A table whose payload is wrong behind a valid checksum (rewritten with one entry set to 0)

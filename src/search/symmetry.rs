@@ -16,7 +16,7 @@
 //! back in face order (`D U` becomes `U D`; the two commute), and in QTM `U' U'` is spelled
 //! `U U`. A run is the unit that keeps its place: a symmetry maps a run to a run of the same
 //! length on some axis, and two runs in a row stay on different axes. A prefix's last run may
-//! go on past the prefix, so only the runs before it are compared.
+//! go on past the prefix, so it is compared only when no turn on its axis may follow.
 
 use crate::cube::{Cube3, Move, Symmetry};
 
@@ -52,18 +52,20 @@ impl PositionSymmetry {
     /// made canonical.
     fn images<'a>(&'a self, moves: &'a [Move]) -> impl Iterator<Item = Vec<Move>> + 'a {
         self.symmetries[1..].iter().map(move |&s| {
-            let mut image: Vec<Move> = moves.iter().map(|&m| Symmetry::map_move_of(s, m)).collect();
-            for run in runs(&image) {
-                image[run].sort_by_key(|m| m.face().index());
-            }
-            // QTM spells a half turn `U U` only; a mirror makes it `U' U'`.
-            for i in 1..image.len() {
-                if image[i].face() == image[i - 1].face() {
-                    let clockwise = Move::new(image[i].face(), 1);
-                    (image[i - 1], image[i]) = (clockwise, clockwise);
-                }
-            }
+            let mut image = Vec::with_capacity(moves.len());
+            image_into(s, moves, &mut image);
             image
+        })
+    }
+
+    /// Whether some symmetry maps the canonical sequence `moves` to a smaller one (in move-index
+    /// order, [`Move`]'s own). One buffer serves every image: the search asks this of each of
+    /// hundreds of thousands of prefixes per iteration.
+    fn has_smaller_image(&self, moves: &[Move]) -> bool {
+        let mut image = Vec::with_capacity(moves.len());
+        self.symmetries[1..].iter().any(|&s| {
+            image_into(s, moves, &mut image);
+            image.as_slice() < moves
         })
     }
 
@@ -73,51 +75,65 @@ impl PositionSymmetry {
     /// `last_run_complete` says that no turn on the last turn's axis may follow (after `D` in
     /// HTM); otherwise the last run may grow and is not compared.
     pub fn may_lead(&self, prefix: &[Move], last_run_complete: bool) -> bool {
-        let complete = match runs(prefix).last() {
-            Some(last) if !last_run_complete => last.start,
-            _ => prefix.len(),
+        let complete = if last_run_complete {
+            prefix.len()
+        } else {
+            last_run_start(prefix)
         };
-        let fixed = &prefix[..complete];
-        self.images(fixed)
-            .all(|image| by_index(&image) >= by_index(fixed))
+        !self.has_smaller_image(&prefix[..complete])
     }
 
     /// Whether a canonical solution is the leader of its class.
     pub fn leads(&self, solution: &[Move]) -> bool {
-        self.images(solution)
-            .all(|image| by_index(&image) >= by_index(solution))
+        !self.has_smaller_image(solution)
     }
 
     /// How many distinct solutions the class of `solution` holds.
     pub fn class_size(&self, solution: &[Move]) -> usize {
         let mut class: Vec<Vec<Move>> = self.images(solution).collect();
         class.push(solution.to_vec());
-        class.sort_by_key(|s| by_index(s));
+        class.sort_unstable();
         class.dedup();
         class.len()
     }
 }
 
-/// The move indices of a sequence, which order sequences as the search orders its subtrees.
-fn by_index(moves: &[Move]) -> Vec<usize> {
-    moves.iter().map(|m| m.index()).collect()
+/// Whether two turns are on one axis (one face, or opposite faces).
+fn same_axis(a: Move, b: Move) -> bool {
+    a.face() == b.face() || a.face() == b.face().opposite()
 }
 
-/// The maximal runs of turns on one axis (a face and its opposite), as index ranges.
-fn runs(moves: &[Move]) -> Vec<std::ops::Range<usize>> {
-    let mut runs = Vec::new();
-    let mut start = 0;
-    for i in 1..=moves.len() {
-        let same_axis = i < moves.len() && {
-            let (a, b) = (moves[i - 1].face(), moves[i].face());
-            a == b || a == b.opposite()
-        };
-        if !same_axis {
-            runs.push(start..i);
-            start = i;
+/// Where the last run of turns on one axis begins (0 for no turns).
+fn last_run_start(moves: &[Move]) -> usize {
+    let mut start = moves.len().saturating_sub(1);
+    while start > 0 && same_axis(moves[start - 1], moves[start]) {
+        start -= 1;
+    }
+    start
+}
+
+/// The image of canonical `moves` under symmetry number `s`, written canonically into `image`:
+/// each run put back in face order (a turn moved back past the opposite face's turns before
+/// it; the two commute), and a QTM half turn spelled `U U` (a mirror makes it `U' U'`).
+fn image_into(s: u8, moves: &[Move], image: &mut Vec<Move>) {
+    image.clear();
+    image.extend(moves.iter().map(|&m| Symmetry::map_move_of(s, m)));
+    for i in 1..image.len() {
+        let mut j = i;
+        while j > 0
+            && image[j].face() == image[j - 1].face().opposite()
+            && image[j].face().index() < image[j - 1].face().index()
+        {
+            image.swap(j, j - 1);
+            j -= 1;
         }
     }
-    runs
+    for i in 1..image.len() {
+        if image[i].face() == image[i - 1].face() {
+            let clockwise = Move::new(image[i].face(), 1);
+            (image[i - 1], image[i]) = (clockwise, clockwise);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -153,9 +169,11 @@ mod tests {
     }
 
     #[test]
-    fn runs_group_turns_of_one_axis() {
-        assert_eq!(runs(&moves("U D R L2 F")), vec![0..2, 2..4, 4..5]);
-        assert_eq!(runs(&[]), Vec::<std::ops::Range<usize>>::new());
+    fn the_last_run_is_found() {
+        assert_eq!(last_run_start(&moves("U D R L2")), 2);
+        assert_eq!(last_run_start(&moves("U D R L2 F")), 4);
+        assert_eq!(last_run_start(&moves("U D")), 0);
+        assert_eq!(last_run_start(&[]), 0);
     }
 
     /// Every image of a solution solves the position, is canonical (runs in face order) and
@@ -168,14 +186,14 @@ mod tests {
         let images: Vec<Vec<Move>> = symmetry.images(&solution).collect();
         for image in &images {
             assert!(cube.apply_all(image).is_solved());
-            for run in runs(image) {
-                let faces: Vec<usize> = image[run].iter().map(|m| m.face().index()).collect();
-                assert!(faces.windows(2).all(|w| w[0] < w[1]), "{image:?}");
+            for pair in image.windows(2) {
+                let ordered = pair[0].face().index() < pair[1].face().index();
+                assert!(!same_axis(pair[0], pair[1]) || ordered, "{image:?}");
             }
         }
         let mut class = images;
         class.push(solution.clone());
-        class.sort_by_key(|s| by_index(s));
+        class.sort_unstable();
         class.dedup();
         assert_eq!(class.len(), symmetry.class_size(&solution));
         assert_eq!(class.iter().filter(|s| symmetry.leads(s)).count(), 1);

@@ -190,8 +190,18 @@ pub struct Walk<'a, H: Heuristic> {
     pub solutions: Vec<Vec<u8>>,
     /// One frame per depth, `0..=bound`.
     pub frames: Vec<Frame<H>>,
-    /// While enumerating prefixes: their length, and those found so far.
-    split: Option<(u8, Vec<Prefix<H>>)>,
+    /// While enumerating prefixes: their length, which to keep, and those kept so far.
+    split: Option<Split<'a, H>>,
+}
+
+/// Which prefixes to keep: a test of the path and the node it reaches.
+pub type KeepPrefix<'a, H> = &'a dyn Fn(&[u8], &NodeOf<H>) -> bool;
+
+/// The enumeration of the prefixes of one length.
+struct Split<'a, H: Heuristic> {
+    length: u8,
+    keep: KeepPrefix<'a, H>,
+    found: Vec<Prefix<H>>,
 }
 
 impl<'a, H: Heuristic> Walk<'a, H> {
@@ -217,27 +227,39 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
     }
 
-    /// The canonical prefixes of `length` moves below `root` that the bounds keep, in canonical
-    /// order, found by the same expansion as the search itself.
-    pub fn prefixes(&mut self, root: &NodeOf<H>, length: u8) -> Vec<Prefix<H>> {
-        self.split = Some((length, Vec::new()));
+    /// The canonical prefixes of `length` moves below `root` that the bounds and `keep` keep,
+    /// in canonical order, found by the same expansion as the search itself. `keep` is asked
+    /// as each is reached, so the ones it drops are never stored.
+    pub fn prefixes(
+        &mut self,
+        root: &NodeOf<H>,
+        length: u8,
+        keep: KeepPrefix<'a, H>,
+    ) -> Vec<Prefix<H>> {
+        self.split = Some(Split {
+            length,
+            keep,
+            found: Vec::new(),
+        });
         self.search(root, 0);
         self.split
             .take()
-            .map(|(_, found)| found)
+            .map(|split| split.found)
             .unwrap_or_default()
     }
 
     /// Searches the subtree below `node` at depth `g`; true once it is done (a solution found
     /// and one is enough).
     pub fn search(&mut self, node: &NodeOf<H>, g: u8) -> bool {
-        if let Some((length, found)) = &mut self.split
-            && g == *length
+        if let Some(split) = &mut self.split
+            && g == split.length
         {
-            found.push(Prefix {
-                node: *node,
-                path: self.path.clone(),
-            });
+            if (split.keep)(&self.path, node) {
+                split.found.push(Prefix {
+                    node: *node,
+                    path: self.path.clone(),
+                });
+            }
             return false;
         }
         if g == self.shared.bound {
@@ -395,7 +417,11 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
         let frame = &mut self.frames[depth];
         // Generate ahead the children of every entered child that is not a leaf or a prefix.
-        let leaf = g + 1 == bound || self.split.as_ref().is_some_and(|(n, _)| g + 1 == *n);
+        let leaf = g + 1 == bound
+            || self
+                .split
+                .as_ref()
+                .is_some_and(|split| g + 1 == split.length);
         if !leaf {
             for k in 0..entered {
                 let count = generate(heuristic, &frame.kept[k], &mut frame.grandchildren[k]);

@@ -378,6 +378,12 @@ pub fn remove_stale_temporaries(dir: &Path) -> Vec<(PathBuf, u64)> {
             .and_then(|e| e.strip_prefix("tmp"))
             .and_then(|digits| digits.parse::<u32>().ok());
         let Some(pid) = pid else { continue };
+        // Only the temporaries of table files: another file that merely ends in `.tmp<n>`
+        // is not ours to remove.
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !TableKind::ALL.iter().any(|k| name.starts_with(k.name())) {
+            continue;
+        }
         if pid == std::process::id() || process_runs(pid) {
             continue;
         }
