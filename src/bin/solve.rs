@@ -98,7 +98,7 @@ struct Args {
     no_dual: bool,
     /// 3x3: do not use the symmetries that keep the position (by default a search skips the
     /// subtrees whose first moves are the image of others' under them; the superflip, kept by
-    /// all 48, is searched about 40 times faster).
+    /// all 48, is searched about 30 times faster).
     #[arg(long)]
     no_symmetry: bool,
     /// Print each position instead of solving it: its sticker string, Reid's notation (3x3)
