@@ -1,7 +1,8 @@
 //! The one breadth-first engine: it fills a table of distances over any ranked state space.
 //!
-//! Entries are packed in atomic bytes, 4 bits each (exact depth; `0xF` = not yet reached) or 2
-//! bits each (depth mod 3; `3` = not yet reached), and each depth is one parallel pass over the
+//! Entries are packed in atomic bytes, 4 bits each (exact depth; `0xF` = not yet reached), 2
+//! bits each (depth mod 3; `3` = not yet reached) or 8 (exact depth; `0xFF` = not yet reached,
+//! for subgroups whose depths pass 14), and each depth is one parallel pass over the
 //! whole table. A pass either expands the frontier (states holding the current depth's value mark
 //! their unreached neighbours with the next value) or, once the frontier outnumbers the states
 //! still unreached, scans the unreached states for a neighbour holding the current value; the
@@ -27,6 +28,8 @@ use std::time::Instant;
 pub const UNREACHED: u8 = 0xF;
 /// Largest depth a 4-bit entry holds.
 pub const MAX_DEPTH: usize = 14;
+/// Largest depth a byte entry holds.
+pub const MAX_BYTE_DEPTH: usize = 254;
 
 /// The packed entries of every state and how many states lie at each depth.
 pub struct BfsOutcome {
@@ -51,8 +54,8 @@ pub struct Pass {
 
 #[derive(Debug, thiserror::Error)]
 pub enum BfsError {
-    #[error("the search reached depth {0}, more than a 4-bit table holds ({MAX_DEPTH})")]
-    TooDeep(usize),
+    #[error("the search reached depth {0}, more than its entries hold ({1})")]
+    TooDeep(usize, usize),
     #[error("a space that ranks states several ways is built with exact (4-bit) entries only")]
     DuplicatesNeedNibbles,
     #[error(
@@ -78,7 +81,11 @@ impl<const BITS: u32> Cells<BITS> {
     const PER_BYTE: u64 = 8 / BITS as u64;
     const MASK: u8 = ((1u16 << BITS) - 1) as u8;
     /// `0x11` or `0x55`: a 1 in the low bit of every field of a byte.
-    const LOW_BITS: u8 = if BITS == 4 { 0x11 } else { 0x55 };
+    const LOW_BITS: u8 = match BITS {
+        8 => 0x01,
+        4 => 0x11,
+        _ => 0x55,
+    };
 
     fn new(entries: u64) -> Self {
         let bytes = entries.div_ceil(Self::PER_BYTE);
@@ -89,10 +96,10 @@ impl<const BITS: u32> Cells<BITS> {
 
     /// What a state at `depth` stores.
     const fn value(depth: usize) -> u8 {
-        if BITS == 4 {
-            depth as u8
-        } else {
+        if BITS == 2 {
             (depth % 3) as u8
+        } else {
+            depth as u8
         }
     }
 
@@ -352,6 +359,7 @@ fn run<S: StateSpace, P: PassOrder<S>>(
         Encoding::Nibble => search::<S, P, 4>(space, progress, order, encoding),
         Encoding::Mod3 if space.has_duplicates() => Err(BfsError::DuplicatesNeedNibbles),
         Encoding::Mod3 => search::<S, P, 2>(space, progress, order, encoding),
+        Encoding::Byte => search::<S, P, 8>(space, progress, order, encoding),
         Encoding::Based => Err(BfsError::Lossy),
     }
 }
@@ -364,7 +372,7 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
 ) -> Result<BfsOutcome, BfsError> {
     let size = space.size();
     let cells = Cells::<BITS>::new(size);
-    progress.set_length(size);
+    progress.set_length(space.reachable());
     let mut histogram = vec![0u64];
     for goal in space.goals() {
         if cells.claim(goal, 0) {
@@ -374,16 +382,21 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
     progress.inc(histogram[0]);
     let mut reached = histogram[0];
     // States the passes can reach: the representatives.
-    let reachable = size - P::duplicates(space);
+    let reachable = space.reachable() - P::duplicates(space);
     let mut passes = Vec::new();
     for depth in 0.. {
         if histogram[depth] == 0 || reached == reachable {
             break;
         }
-        if BITS == 4 && depth + 1 > MAX_DEPTH {
-            return Err(BfsError::TooDeep(depth + 1));
+        let max = match BITS {
+            4 => MAX_DEPTH,
+            8 => MAX_BYTE_DEPTH,
+            _ => usize::MAX,
+        };
+        if depth + 1 > max {
+            return Err(BfsError::TooDeep(depth + 1, max));
         }
-        let backward = histogram[depth] > reachable - reached;
+        let backward = space.may_search_backward() && histogram[depth] > reachable - reached;
         let start = Instant::now();
         let found = order.pass(space, &cells, depth, backward, progress);
         passes.push(Pass {
@@ -710,7 +723,7 @@ mod tests {
     fn too_deep_is_an_error_not_garbage() {
         assert!(matches!(
             breadth_first(&Cycle(40), Encoding::Nibble, &ProgressBar::hidden()),
-            Err(BfsError::TooDeep(15))
+            Err(BfsError::TooDeep(15, MAX_DEPTH))
         ));
     }
 

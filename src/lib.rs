@@ -5,6 +5,7 @@ pub mod cli;
 pub mod coord;
 pub mod cube;
 pub mod facelet;
+pub mod group;
 pub mod notation;
 pub mod pdb;
 pub mod position;

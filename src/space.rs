@@ -16,6 +16,20 @@ pub trait StateSpace: MoveSpace + Sync {
     /// The states at distance 0.
     fn goals(&self) -> Vec<u64>;
 
+    /// How many states the search reaches: all of them, unless the space encloses a smaller
+    /// set (a subgroup inside the product of its images). The search stops once it has them.
+    fn reachable(&self) -> u64 {
+        self.size()
+    }
+
+    /// Whether a pass may scan the unreached states for a neighbour on the frontier instead of
+    /// expanding the frontier (see [`crate::bfs`]). That needs every move's inverse to be a
+    /// move (a state's neighbours are then the states it is reached from), and pays only where
+    /// nearly every state is reached in the end.
+    fn may_search_backward(&self) -> bool {
+        true
+    }
+
     /// Whether some states are the same state under another rank (see
     /// [`StateSpace::representative`]).
     fn has_duplicates(&self) -> bool {

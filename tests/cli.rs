@@ -1121,3 +1121,73 @@ fn completions_and_man_pages_come_from_the_argument_definitions() {
     let out = run(env!("CARGO_BIN_EXE_solve"), &["--generate", "tcsh"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn subgroups_build_solve_and_refuse_what_does_not_fit() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(dir.path());
+    // The squares group: its histogram is the published one, and a second run reuses it.
+    let squares = [
+        "--data-dir",
+        d,
+        "--generators",
+        "U2 D2 F2 B2 L2 R2",
+        "--json",
+    ];
+    let out = gen_tables(&squares);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let line = &json_lines(&out)[0];
+    assert_eq!(line["status"], "built");
+    assert_eq!(line["histogram"].as_array().unwrap().len(), 16);
+    assert_eq!(line["entries"], 663_552);
+    assert_eq!(json_lines(&gen_tables(&squares))[0]["status"], "reused");
+    // Solved within the group, checked, with a position outside it named as such.
+    let out = solve(
+        &[
+            "--data-dir",
+            d,
+            "--generators",
+            "U2 D2 F2 B2 L2 R2",
+            "--json",
+        ],
+        Some("U2 R2 F2 L2\nU\n"),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let lines = json_lines(&out);
+    assert_eq!(lines[0]["solution"], "L2 F2 R2 U2");
+    assert_eq!(lines[0]["length"], 4);
+    assert_eq!(lines[1]["status"], "invalid");
+    assert!(
+        lines[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("not in the group")
+    );
+    // Directed 2x2: clockwise turns only, so the position U makes takes three to undo.
+    let directed = ["--data-dir", d, "--puzzle", "2x2", "--generators", "U R F"];
+    let out = gen_tables(&[&directed[..], &["--group-metric", "directed"]].concat());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = solve(
+        &[&directed[..], &["--group-metric", "directed", "U"]].concat(),
+        None,
+    );
+    assert!(
+        text(&out.stdout).contains("U: U U U (3 directed in the group"),
+        "{}",
+        text(&out.stdout)
+    );
+    // Too large: refused before anything is allocated, with the group's size.
+    let out = gen_tables(&["--data-dir", d, "--generators", "U R F"]);
+    assert_eq!(out.status.code(), Some(1));
+    let error = text(&out.stderr);
+    assert!(
+        error.contains("positions") && error.contains("available"),
+        "{error}"
+    );
+    // A generator that moves the 2x2's fixed corner, and a table not built: clear errors.
+    let out = gen_tables(&["--data-dir", d, "--puzzle", "2x2", "--generators", "U L"]);
+    assert!(text(&out.stderr).contains("DBL corner"));
+    let out = solve(&["--data-dir", d, "--generators", "U R", "R"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("gen-tables --data-dir"));
+}

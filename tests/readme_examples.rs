@@ -36,6 +36,10 @@ enum Needs {
 }
 
 fn needs(command: &str) -> Needs {
+    // Subgroup tables are small (the README's largest, <U, R>, builds in seconds).
+    if command.contains("--generators") {
+        return Needs::TwoByTwo;
+    }
     if command.contains("gen-tables") {
         let small = ["2x2", "--list", "--verify"];
         if small.iter().any(|word| command.contains(word)) {

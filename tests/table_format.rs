@@ -124,11 +124,30 @@ fn wrong_version() {
         err,
         TableError::WrongVersion {
             found: 99,
-            expected: 1,
+            expected: 2,
             ..
         }
     ));
     assert_names_rebuild(&err, dir.path());
+}
+
+/// Version 1 wrote the same header without its last field (`group`, an `Option` that a table
+/// of a whole space leaves `None`: one zero byte): such files are still read.
+#[test]
+fn version_1_files_are_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let data = fs::read(ID.path(dir.path())).unwrap();
+    let header_len = u32::from_le_bytes(data[12..16].try_into().unwrap());
+    assert_eq!(
+        data[16 + header_len as usize - 1],
+        0,
+        "the group field, None"
+    );
+    patch(dir.path(), 8, &1u32.to_le_bytes());
+    patch(dir.path(), 12, &(header_len - 1).to_le_bytes());
+    let table = open(dir.path()).expect("a version 1 file opens");
+    assert_eq!(table.header().group, None);
 }
 
 #[test]

@@ -3,7 +3,11 @@
 use clap::{Parser, ValueEnum};
 use cubelab::bfs::Pass;
 use cubelab::cube::Metric;
+use cubelab::group::{
+    self, GroupError, GroupMetric, GroupSpec, GroupTable, Sizes, available_memory,
+};
 use cubelab::pdb::{self, catalogue, default_metrics};
+use cubelab::position::Puzzle;
 use cubelab::report::{
     histogram_table, human_bytes, max_depth, mean_depth, progress_bar, rough_duration, thousands,
 };
@@ -25,7 +29,7 @@ enum MetricChoice {
 #[command(
     name = "gen-tables",
     version,
-    after_help = "Examples:\n  gen-tables                  build every table the solvers use by default\n  gen-tables --metric both    the same, plus the quarter-turn tables\n  gen-tables --json 2x2       the 2x2 tables, one JSON object per table\n  gen-tables --list           what is present and valid"
+    after_help = "Examples:\n  gen-tables                  build every table the solvers use by default\n  gen-tables --metric both    the same, plus the quarter-turn tables\n  gen-tables --json 2x2       the 2x2 tables, one JSON object per table\n  gen-tables --list           what is present and valid\n  gen-tables --generators \"U R\" --group-metric qtm\n                              the 3x3 <U, R> group in quarter turns\n  gen-tables --generators \"U2 D2 F2 B2 L2 R2\"\n                              the squares group\n  gen-tables --puzzle 2x2 --generators \"U R F\" --group-metric directed\n                              the 2x2 with clockwise quarter turns only\n  gen-tables --generators \"R U R' U', D\"\n                              two generators, one a sequence (commas separate them)"
 )]
 struct Args {
     /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
@@ -64,6 +68,20 @@ struct Args {
     /// Also print each depth's pass of a build: its direction, states found and seconds.
     #[arg(short, long)]
     verbose: bool,
+    /// Build the distance table of the subgroup these generators generate instead of named
+    /// tables. Commas separate generators, each a move sequence ("R U R' U', D"); without a
+    /// comma each move is a generator ("U R"). The group's size is computed first, and a group
+    /// whose table does not fit in memory is refused.
+    #[arg(long, value_name = "GENERATORS", conflicts_with_all = ["tables", "list", "verify", "metric", "encoding"])]
+    generators: Option<String>,
+    /// The puzzle the generators turn (with --generators).
+    #[arg(long, value_enum, default_value_t = Puzzle::Cube, requires = "generators")]
+    puzzle: Puzzle,
+    /// How the subgroup's distances count (with --generators): generators (each generator and
+    /// its inverse cost 1), htm (also the half turn of a quarter-turn generator), qtm (quarter-
+    /// turn generators only) or directed (the generators as given, without inverses).
+    #[arg(long, value_enum, default_value_t = GroupMetric::Generators, requires = "generators")]
+    group_metric: GroupMetric,
 }
 
 fn main() -> ExitCode {
@@ -72,7 +90,9 @@ fn main() -> ExitCode {
     if let Some(what) = args.generate {
         return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
     }
-    let ok = if args.list {
+    let ok = if let Some(generators) = &args.generators {
+        build_group(&args, generators)
+    } else if args.list {
         list(&args)
     } else if args.verify {
         verify(&args)
@@ -145,6 +165,67 @@ fn build_all(args: &Args) -> bool {
     ok
 }
 
+/// Builds (or reuses) the table of the subgroup `generators` generate.
+fn build_group(args: &Args, generators: &str) -> bool {
+    let result = (|| -> Result<(), GroupError> {
+        let spec = GroupSpec::parse(args.puzzle, generators, args.group_metric)?;
+        let name = format!("{}-{}", TableKind::Group.name(), spec.stem());
+        let sizes = Sizes::of(&spec);
+        sizes.check_fits(&spec, available_memory())?;
+        let dir = &args.data_dir;
+        let start = Instant::now();
+        if !args.force && group::table_path(dir, &spec).exists() {
+            match GroupTable::open(dir, &spec) {
+                Ok(table) => {
+                    let path = group::table_path(dir, &spec);
+                    compress_if_asked(args, &path).map_err(GroupError::Other)?;
+                    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                    let seconds = start.elapsed().as_secs_f64();
+                    let header = table.header();
+                    print_table(args, &name, header, "reused", seconds, &path, bytes, &[]);
+                    return Ok(());
+                }
+                Err(e) => eprintln!("gen-tables: {name}: {e}; rebuilding it"),
+            }
+        }
+        let _lock = BuildLock::acquire(dir)?;
+        if !args.json {
+            println!(
+                "{spec}: {} positions; {} corner x {} edge states = {} entries, about {} to build",
+                thousands(sizes.order),
+                thousands(sizes.corner_image),
+                thousands(sizes.edge_image),
+                thousands(sizes.entries()),
+                human_bytes(sizes.build_bytes())
+            );
+        }
+        let bar = progress_bar(u64::try_from(sizes.order).unwrap_or(u64::MAX), &name);
+        let built = group::build(dir, &spec, &bar)?;
+        let seconds = start.elapsed().as_secs_f64();
+        let bytes = std::fs::metadata(&built.path).map(|m| m.len()).unwrap_or(0);
+        compress_if_asked(args, &built.path).map_err(GroupError::Other)?;
+        let passes = &built.outcome.passes;
+        print_table(
+            args,
+            &name,
+            &built.header,
+            "built",
+            seconds,
+            &built.path,
+            bytes,
+            passes,
+        );
+        Ok(())
+    })();
+    match result {
+        Ok(()) => true,
+        Err(e) => {
+            eprintln!("gen-tables: error: {e}");
+            false
+        }
+    }
+}
+
 fn build_one(args: &Args, id: TableId) -> Result<(), String> {
     let dir = &args.data_dir;
     let start = Instant::now();
@@ -155,6 +236,7 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
                 compress_if_asked(args, table.path())?;
                 print_table(
                     args,
+                    &id.name(),
                     table.header(),
                     "reused",
                     seconds,
@@ -175,6 +257,7 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
     compress_if_asked(args, &path)?;
     print_table(
         args,
+        &id.name(),
         &built.header,
         "built",
         seconds,
@@ -200,8 +283,10 @@ fn compress_if_asked(args: &Args, path: &Path) -> Result<(), String> {
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn print_table(
     args: &Args,
+    name: &str,
     header: &TableHeader,
     status: &str,
     seconds: f64,
@@ -212,7 +297,7 @@ fn print_table(
     let hist = &header.histogram;
     if args.json {
         let line = serde_json::json!({
-            "table": header.id().name(),
+            "table": name,
             "status": status,
             "entries": header.entries,
             "max_depth": max_depth(hist),
@@ -238,7 +323,7 @@ fn print_table(
         }
         println!(
             "{}: {status} in {seconds:.2} s, {} entries, {}, {}",
-            header.id().name(),
+            name,
             thousands(header.entries),
             human_bytes(bytes),
             path.display()

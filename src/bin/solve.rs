@@ -1,8 +1,9 @@
 //! solve: optimal solutions for cube positions, from the tables gen-tables built.
 
 use clap::Parser;
-use cubelab::cube::{Cube2, Cube3, Metric, Move};
+use cubelab::cube::{Cube2, Cube3, Metric, Move, merge_same_face};
 use cubelab::facelet::net;
+use cubelab::group::{self, GroupError, GroupMetric, GroupSpec, GroupTable};
 use cubelab::notation::format_moves;
 use cubelab::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
 use cubelab::search::heuristic::AnyHeuristic;
@@ -112,6 +113,16 @@ struct Args {
     /// 3x3: also print every IDA* iteration (bound, nodes, time).
     #[arg(long, short)]
     verbose: bool,
+    /// Solve optimally within the subgroup these generators generate, from its table
+    /// (gen-tables --generators); a position outside the group is an error. Written as for
+    /// gen-tables: "U R", or "R U R' U', D" (commas separate sequences). 2x2 positions are
+    /// solved as held with the DBL corner in place.
+    #[arg(long, value_name = "GENERATORS", conflicts_with_all = ["tables", "all", "deterministic", "no_dual", "no_symmetry", "metric", "random"])]
+    generators: Option<String>,
+    /// How distances in the subgroup count (with --generators): generators, htm, qtm or
+    /// directed, as for gen-tables.
+    #[arg(long, value_enum, default_value_t = GroupMetric::Generators, requires = "generators")]
+    group_metric: GroupMetric,
 }
 
 /// The most seconds --timeout takes: about 31 years, far below where a duration overflows.
@@ -155,13 +166,20 @@ enum Outcome {
         result: SearchResult,
         seconds: f64,
     },
+    /// Solved within a subgroup: the solution as face turns, and its length in the group's
+    /// moves.
+    Group {
+        solutions: Vec<Vec<Move>>,
+        length: u32,
+        seconds: f64,
+    },
     Invalid(String),
 }
 
 impl Outcome {
     fn status(&self) -> &'static str {
         match self {
-            Outcome::Pocket { .. } => "optimal",
+            Outcome::Pocket { .. } | Outcome::Group { .. } => "optimal",
             Outcome::Cube { result, .. } => match result.status {
                 SearchStatus::Optimal => "optimal",
                 SearchStatus::Timeout => "timeout",
@@ -173,7 +191,7 @@ impl Outcome {
 
     fn solutions(&self) -> &[Vec<Move>] {
         match self {
-            Outcome::Pocket { solutions, .. } => solutions,
+            Outcome::Pocket { solutions, .. } | Outcome::Group { solutions, .. } => solutions,
             Outcome::Cube { result, .. } => &result.solutions,
             Outcome::Invalid(_) => &[],
         }
@@ -181,7 +199,9 @@ impl Outcome {
 
     fn seconds(&self) -> f64 {
         match self {
-            Outcome::Pocket { seconds, .. } | Outcome::Cube { seconds, .. } => *seconds,
+            Outcome::Pocket { seconds, .. }
+            | Outcome::Cube { seconds, .. }
+            | Outcome::Group { seconds, .. } => *seconds,
             Outcome::Invalid(_) => 0.0,
         }
     }
@@ -207,6 +227,24 @@ impl Outcome {
         match self {
             Outcome::Cube { result, .. } => Some((result.symmetries, result.solutions_in_all)),
             _ => None,
+        }
+    }
+
+    /// The length of `solution` as counted: in `args.metric`, or in the group's moves.
+    fn length(&self, args: &Args, solution: &[Move]) -> u32 {
+        match self {
+            Outcome::Group { length, .. } => *length,
+            _ => args.metric.length(solution),
+        }
+    }
+
+    /// What lengths count: the metric, or the group's moves.
+    fn metric(&self, args: &Args) -> String {
+        match (self, &args.generators) {
+            (Outcome::Group { .. }, Some(_)) => {
+                format!("{} in the group", args.group_metric.name())
+            }
+            _ => args.metric.name().to_string(),
         }
     }
 
@@ -252,6 +290,13 @@ fn run(args: &Args) -> Result<bool, String> {
         (_, true) => Form::Stickers,
         _ => args.format,
     };
+    let group = match &args.generators {
+        Some(text) => Some(
+            GroupSpec::parse(args.puzzle.unwrap_or(Puzzle::Cube), text, args.group_metric)
+                .map_err(|e| e.to_string())?,
+        ),
+        None => None,
+    };
     let mut solvers = Solvers::default();
     let mut csv = open_csv(args)?;
     let mut all_optimal = true;
@@ -271,10 +316,13 @@ fn run(args: &Args) -> Result<bool, String> {
             all_optimal &= position.is_ok();
             continue;
         }
-        let outcome = match &position {
-            Err(message) => Outcome::Invalid(message.clone()),
-            Ok(Position::Pocket(c)) => solve_pocket(solvers.pocket(args)?, c, args.all),
-            Ok(Position::Cube(c)) => solve_cube(args, solvers.cube(args)?, &shown, c)?,
+        let outcome = match (&position, &group) {
+            (Err(message), _) => Outcome::Invalid(message.clone()),
+            (Ok(position), Some(spec)) => solve_group(solvers.group(args, spec)?, spec, position),
+            (Ok(position), None) => match position {
+                Position::Pocket(c) => solve_pocket(solvers.pocket(args)?, c, args.all),
+                Position::Cube(c) => solve_cube(args, solvers.cube(args)?, &shown, c)?,
+            },
         };
         all_optimal &= outcome.status() == "optimal";
         let puzzle = position.as_ref().map_or(args.puzzle, |p| Some(p.puzzle()));
@@ -351,9 +399,20 @@ fn inverse(moves: &[Move]) -> Vec<Move> {
 struct Solvers {
     pocket: Option<PocketSolver>,
     cube: Option<Solver>,
+    group: Option<GroupTable>,
 }
 
 impl Solvers {
+    fn group(&mut self, args: &Args, spec: &GroupSpec) -> Result<&GroupTable, String> {
+        if self.group.is_none() {
+            let table = GroupTable::open(&args.data_dir, spec).map_err(|e| e.to_string())?;
+            self.group = Some(table);
+        }
+        self.group
+            .as_ref()
+            .ok_or_else(|| "the group's table is not loaded".into())
+    }
+
     fn pocket(&mut self, args: &Args) -> Result<&PocketSolver, String> {
         if self.pocket.is_none() {
             let solver =
@@ -442,6 +501,63 @@ fn inputs(args: &Args) -> Result<Inputs, String> {
     Ok(inputs)
 }
 
+/// Solves `position` within the group of `table`: one optimal solution, checked by applying it.
+fn solve_group(table: &GroupTable, spec: &GroupSpec, position: &Position) -> Outcome {
+    let start = Instant::now();
+    let cube = match (position, spec.puzzle()) {
+        (Position::Cube(c), Puzzle::Cube) => *c,
+        // Held with the DBL corner in place, as the group's moves keep it.
+        (Position::Pocket(c), Puzzle::Pocket) => Cube3 {
+            corners: c.normalised().corners,
+            edges: Cube3::SOLVED.edges,
+        },
+        (p, _) => {
+            return Outcome::Invalid(format!(
+                "the position is a {}, the group is of the {}",
+                p.puzzle(),
+                spec.puzzle()
+            ));
+        }
+    };
+    let moves = match table.solve(&cube) {
+        Ok(moves) => moves,
+        Err(GroupError::NotInGroup) => {
+            return Outcome::Invalid(format!("the position is not in the group {spec}"));
+        }
+        Err(e) => return Outcome::Invalid(e.to_string()),
+    };
+    let turns: Vec<Move> = moves.iter().flat_map(|m| m.turns.iter().copied()).collect();
+    let end = cube.apply_all(&turns);
+    let solved = match spec.puzzle() {
+        Puzzle::Pocket => end.corners == Cube3::SOLVED.corners,
+        Puzzle::Cube => end.is_solved(),
+    };
+    if !solved {
+        return Outcome::Invalid(format!(
+            "the solution found ({}) does not solve the position: the group's table is damaged; rebuild it with `{}`",
+            format_moves(&turns),
+            group::build_command(table_dir(table), spec)
+        ));
+    }
+    // Printed with a face's consecutive turns joined (U U as U2), except where only the
+    // turns as given are moves.
+    let shown = if spec.metric.has_inverses() {
+        merge_same_face(&turns)
+    } else {
+        turns
+    };
+    Outcome::Group {
+        solutions: vec![shown],
+        length: moves.len() as u32,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+/// The directory a group's table was opened from.
+fn table_dir(table: &GroupTable) -> &std::path::Path {
+    table.path().parent().unwrap_or(std::path::Path::new("."))
+}
+
 fn solve_pocket(solver: &PocketSolver, cube: &Cube2, all: bool) -> Outcome {
     let start = Instant::now();
     let result = if all {
@@ -499,7 +615,7 @@ fn write_text(
         eprintln!("solve: error: {input}: {message}");
         return Ok(());
     }
-    let metric = args.metric;
+    let metric = outcome.metric(args);
     let mut effort = format!("{:.3} s", outcome.seconds());
     if let Some(nodes) = outcome.nodes() {
         effort = format!("{nodes} nodes, {effort}");
@@ -507,7 +623,7 @@ fn write_text(
     let solutions = outcome.solutions();
     match outcome.status() {
         "optimal" => {
-            let length = solutions.first().map_or(0, |s| metric.length(s));
+            let length = solutions.first().map_or(0, |s| outcome.length(args, s));
             // A lone class of several symmetric solutions is listed with its count.
             let in_all = outcome.symmetry().map_or(solutions.len(), |(_, n)| n);
             if solutions.len() == 1 && in_all == 1 {
@@ -569,7 +685,7 @@ fn write_json(
     let mut line = serde_json::json!({
         "input": input,
         "puzzle": puzzle.map(Puzzle::name),
-        "metric": args.metric,
+        "metric": outcome.metric(args),
         "status": outcome.status(),
     });
     match outcome {
@@ -578,7 +694,7 @@ fn write_json(
             let solutions = outcome.solutions();
             if let Some(first) = solutions.first() {
                 line["solution"] = format_moves(first).into();
-                line["length"] = args.metric.length(first).into();
+                line["length"] = outcome.length(args, first).into();
             }
             if let Some(first) = solutions.first().filter(|_| args.inverse) {
                 line["inverse"] = format_moves(&inverse(first)).into();
@@ -661,10 +777,10 @@ fn write_csv(
     let record = [
         input.to_string(),
         puzzle.map_or("", Puzzle::name).to_string(),
-        args.metric.name().to_string(),
+        outcome.metric(args),
         outcome.status().to_string(),
         first
-            .map(|s| args.metric.length(s).to_string())
+            .map(|s| outcome.length(args, s).to_string())
             .unwrap_or_default(),
         outcome
             .lower_bound()

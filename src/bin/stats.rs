@@ -2,6 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use cubelab::cube::Metric;
+use cubelab::group;
 use cubelab::pdb::catalogue;
 use cubelab::report::chart::{
     ChartFormat, Labels, Points, Series, bar_chart, distribution_chart, points_chart,
@@ -119,14 +120,24 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
     let ids = catalogue()
         .into_iter()
         .flat_map(|id| [id, id.with_encoding(Encoding::Mod3)]);
+    let mut opened = Vec::new();
     for id in ids {
-        let path = id.path(dir);
-        if !path.exists() {
-            continue;
+        if id.path(dir).exists() {
+            let start = Instant::now();
+            let table = Table::open(dir, id, Verify::IfNew).map_err(|e| e.to_string())?;
+            opened.push((id.name(), table, start));
         }
-        found += 1;
+    }
+    for path in group::present_tables(dir) {
         let start = Instant::now();
-        let table = Table::open(dir, id, Verify::IfNew).map_err(|e| e.to_string())?;
+        let table = Table::open_path(&path, "gen-tables --generators", Verify::IfNew)
+            .map_err(|e| e.to_string())?;
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("group");
+        opened.push((name.to_string(), table, start));
+    }
+    for (name, table, start) in opened {
+        found += 1;
+        let id = table.header().id();
         let scanned = checked_histogram(&table);
         let seconds = start.elapsed().as_secs_f64();
         ok &= scanned.problems.is_empty();
@@ -134,7 +145,8 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
         let checked = scanned.published;
         if json {
             let line = serde_json::json!({
-                "table": id.name(),
+                "table": name,
+                "group": table.header().group.as_ref().map(|g| g.spec.to_string()),
                 "entries": table.header().entries,
                 "bytes": table.file_bytes(),
                 "encoding": id.encoding.name(),
@@ -149,10 +161,18 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
         } else {
             println!(
                 "{}: {} entries, {}, scanned in {seconds:.2} s",
-                id.name(),
+                name,
                 thousands(table.header().entries),
                 human_bytes(table.file_bytes())
             );
+            if let Some(group) = &table.header().group {
+                println!(
+                    "  the group {}: {} positions, {} entries outside it",
+                    group.spec,
+                    thousands(group.order),
+                    thousands(group.outside)
+                );
+            }
             if id.encoding == Encoding::Mod3 {
                 println!(
                     "  (2-bit table: residues checked against the depths counted at build time)"
@@ -278,6 +298,25 @@ fn chart_title(kind: TableKind) -> (&'static str, String) {
     }
 }
 
+/// A distribution's two charts, on a linear and on a logarithmic count axis: how many written.
+fn draw_distribution(
+    out: &std::path::Path,
+    format: ChartFormat,
+    stem: &str,
+    title: &str,
+    series: &[Series],
+) -> Result<usize, String> {
+    for (suffix, log) in [("", false), ("-log", true)] {
+        let path = out.join(format!(
+            "{stem}-distribution{suffix}.{}",
+            format.extension()
+        ));
+        distribution_chart(&path, format, title, series, log).map_err(|e| e.to_string())?;
+        println!("{}", path.display());
+    }
+    Ok(2)
+}
+
 fn plot(
     dir: &std::path::Path,
     out: &std::path::Path,
@@ -316,15 +355,30 @@ fn plot(
             continue;
         }
         let (stem, title) = chart_title(kind);
-        for (suffix, log) in [("", false), ("-log", true)] {
-            let path = out.join(format!(
-                "{stem}-distribution{suffix}.{}",
-                format.extension()
-            ));
-            distribution_chart(&path, format, &title, &series, log).map_err(|e| e.to_string())?;
-            println!("{}", path.display());
-            written += 1;
+        written += draw_distribution(out, format, stem, &title, &series)?;
+    }
+    for path in group::present_tables(dir) {
+        let table = Table::open_path(&path, "gen-tables --generators", Verify::IfNew)
+            .map_err(|e| e.to_string())?;
+        let Some(group) = table.header().group.clone() else {
+            continue;
+        };
+        let checked = checked_histogram(&table);
+        let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("group");
+        for problem in &checked.problems {
+            eprintln!("stats: MISMATCH: {stem}: {problem}");
+            ok = false;
         }
+        let series = [Series {
+            name: format!("distances in {}", group.spec.metric.name()),
+            histogram: checked.histogram,
+        }];
+        let title = format!(
+            "The group {}: positions at each distance ({} positions)",
+            group.spec,
+            thousands(group.order)
+        );
+        written += draw_distribution(out, format, stem, &title, &series)?;
     }
     for file in experiments {
         written += plot_experiment(file, out, format)?;

@@ -47,8 +47,26 @@ impl fmt::Display for Face {
 ///
 /// Encoded as `face * 3 + (quarter_turns - 1)`, so the 18 moves are `0..18` in the order
 /// U U2 U' R R2 R' F ... B'. That index is what move tables are keyed by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Serialised as its index (`face x 3 + quarter turns - 1`), which never changes; an index out
+/// of range does not deserialise.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(try_from = "u8", into = "u8")]
 pub struct Move(u8);
+
+impl TryFrom<u8> for Move {
+    type Error = String;
+    fn try_from(index: u8) -> Result<Move, String> {
+        Move::from_index(usize::from(index)).ok_or_else(|| format!("no move has index {index}"))
+    }
+}
+
+impl From<Move> for u8 {
+    fn from(m: Move) -> u8 {
+        m.0
+    }
+}
 
 impl Move {
     pub const COUNT: usize = 18;

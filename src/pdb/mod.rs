@@ -27,6 +27,8 @@ pub fn entries(kind: TableKind) -> u64 {
         | TableKind::UdLayersF4
         | TableKind::UdF12
         | TableKind::UdOrderF8 => kind.ud_shape().map_or(0, |shape| shape.entries()),
+        // A subgroup's size is its generators' (see `group::Sizes`).
+        TableKind::Group => 0,
     }
 }
 
@@ -117,6 +119,8 @@ pub enum BuildError {
     Bfs(#[from] BfsError),
     #[error(transparent)]
     Table(#[from] TableError),
+    #[error("a subgroup's table is built from its generators (gen-tables --generators)")]
+    Group,
     #[error("{0} tables are built with their own 2-bit encoding, not {1}")]
     Encoding(&'static str, &'static str),
 }
@@ -164,6 +168,7 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, B
                 passes: exact.passes,
             }
         }
+        TableKind::Group => return Err(BuildError::Group),
     };
     let header = write_table(
         &id.path(dir),

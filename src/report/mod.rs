@@ -42,8 +42,8 @@ pub fn mean_depth(histogram: &[u64]) -> f64 {
 }
 
 /// `12345678` as `12,345,678`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
+pub fn thousands(n: impl Into<u128>) -> String {
+    let digits = n.into().to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
@@ -66,8 +66,9 @@ pub fn rough_duration(seconds: f64) -> String {
 }
 
 /// Bytes in binary units, one decimal.
-pub fn human_bytes(bytes: u64) -> String {
-    let units = ["B", "KiB", "MiB", "GiB"];
+pub fn human_bytes(bytes: impl Into<u128>) -> String {
+    let bytes = bytes.into();
+    let units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
     let mut value = bytes as f64;
     let mut unit = 0;
     while value >= 1024.0 && unit + 1 < units.len() {
@@ -98,9 +99,14 @@ mod tests {
 
     #[test]
     fn summaries() {
-        assert_eq!(thousands(3_674_160), "3,674,160");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(human_bytes(1_837_080 + 4096), "1.8 MiB");
+        assert_eq!(thousands(3_674_160u64), "3,674,160");
+        assert_eq!(thousands(999u32), "999");
+        assert_eq!(
+            thousands(43_252_003_274_489_856_000u128),
+            "43,252,003,274,489,856,000"
+        );
+        assert_eq!(human_bytes(1_837_080u64 + 4096), "1.8 MiB");
+        assert_eq!(human_bytes(1u128 << 62), "4.0 EiB");
         assert_eq!(max_depth(&[1, 9, 54]), 2);
         assert!((mean_depth(&[1, 1, 2]) - 1.25).abs() < 1e-12);
         assert!(histogram_table(&[1, 3]).contains("75.000%"));

@@ -1,8 +1,11 @@
 //! Published distance distributions that tables are checked against: the 2x2x2 (OEIS A079761,
-//! A079762), the 3x3x3 corners in HTM (Korf 1997) and the phase-1 cosets in both metrics (Dik
-//! Winter 1992, Michael Reid 1995). The files are the test data's own.
+//! A079762, and with clockwise turns only A152169), the 3x3x3 corners in HTM (Korf 1997), the
+//! phase-1 cosets in both metrics (Dik Winter 1992, Michael Reid 1995), the squares group (OEIS
+//! A080627) and `<U, R>` in quarter turns (A080628). The files are the test data's own.
 
 use crate::cube::Metric;
+use crate::group::{GroupMetric, GroupSpec};
+use crate::notation::format_moves;
 use crate::table::{TableId, TableKind};
 
 const POCKET_HTM: &str = include_str!("../../tests/data/pocket_htm.csv");
@@ -10,6 +13,9 @@ const POCKET_QTM: &str = include_str!("../../tests/data/pocket_qtm.csv");
 const CORNERS_HTM: &str = include_str!("../../tests/data/corners_htm.csv");
 const PHASE1_HTM: &str = include_str!("../../tests/data/phase1_htm.csv");
 const PHASE1_QTM: &str = include_str!("../../tests/data/phase1_qtm.csv");
+const SQUARES: &str = include_str!("../../tests/data/squares_generators.csv");
+const UR_QTM: &str = include_str!("../../tests/data/ur_qtm.csv");
+const POCKET_DIRECTED: &str = include_str!("../../tests/data/pocket_directed.csv");
 
 /// The published count of states at each depth for table `id`, where one is known.
 pub fn published_histogram(id: TableId) -> Option<Vec<u64>> {
@@ -19,6 +25,24 @@ pub fn published_histogram(id: TableId) -> Option<Vec<u64>> {
         (TableKind::Corners, Metric::Htm) => CORNERS_HTM,
         (TableKind::Phase1, Metric::Htm) => PHASE1_HTM,
         (TableKind::Phase1, Metric::Qtm) => PHASE1_QTM,
+        _ => return None,
+    };
+    Some(parse(text))
+}
+
+/// The published distribution of a subgroup's distances, where one is known: its generators
+/// compared as a set, in the metric the count was made in.
+pub fn published_group_histogram(spec: &GroupSpec) -> Option<Vec<u64>> {
+    use GroupMetric::*;
+    let mut generators: Vec<String> = spec.generators.iter().map(|g| format_moves(g)).collect();
+    generators.sort();
+    let generators = generators.join(" ");
+    let text = match (spec.puzzle.as_str(), generators.as_str(), spec.metric) {
+        ("3x3", "B2 D2 F2 L2 R2 U2", Generators | Htm) => SQUARES,
+        ("3x3", "R U", Generators | Qtm) => UR_QTM,
+        ("2x2", "F R U", Generators | Qtm) => POCKET_QTM,
+        ("2x2", "F R U", Htm) => POCKET_HTM,
+        ("2x2", "F R U", Directed) => POCKET_DIRECTED,
         _ => return None,
     };
     Some(parse(text))

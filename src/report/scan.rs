@@ -1,13 +1,14 @@
 //! Histograms computed from a table's entries themselves (not from its header), by a parallel
 //! scan of the mapped payload.
 
-use super::published::published_histogram;
+use super::published::{published_group_histogram, published_histogram};
 use crate::table::based::expected_codes;
 use crate::table::{Encoding, Table};
 use rayon::prelude::*;
 
 /// How many entries hold each stored value: index `v` counts entries equal to `v` (0..16 for a
-/// 4-bit table, 0..4 for a 2-bit one, where the top value means "never reached").
+/// 4-bit table, 0..4 for a 2-bit one, 0..256 for bytes, where the top value means "never
+/// reached").
 pub fn value_counts(table: &Table) -> Vec<u64> {
     let encoding = table.header().encoding;
     let per_byte = 8 / encoding.bits() as usize;
@@ -42,7 +43,8 @@ pub fn value_counts(table: &Table) -> Vec<u64> {
 
 fn fields(byte: u8, encoding: Encoding, field: usize) -> usize {
     let bits = encoding.bits() as usize;
-    usize::from((byte >> (field * bits)) & ((1u8 << bits) - 1))
+    let mask = ((1u16 << bits) - 1) as u8;
+    usize::from((byte >> (field * bits)) & mask)
 }
 
 /// A table's distance histogram from its entries: counts at depths 0.. for a 4-bit table,
@@ -108,6 +110,25 @@ pub fn checked_histogram(table: &Table) -> CheckedHistogram {
             }
             header.clone()
         }
+        Encoding::Byte => {
+            let mut counts = value_counts(table);
+            let unreached = counts.pop().unwrap_or(0);
+            let outside = table.header().group.as_ref().map_or(0, |g| g.outside);
+            if unreached != outside {
+                problems.push(format!(
+                    "{unreached} entries were never reached where its header says {outside}"
+                ));
+            }
+            while counts.last() == Some(&0) {
+                counts.pop();
+            }
+            if counts != *header {
+                problems.push(
+                    "its entries disagree with the histogram recorded when it was built".into(),
+                );
+            }
+            counts
+        }
         Encoding::Based => {
             match crate::table::based::Based::new(table.payload()) {
                 Some(based) => {
@@ -124,7 +145,10 @@ pub fn checked_histogram(table: &Table) -> CheckedHistogram {
             header.clone()
         }
     };
-    let published = published_histogram(table.header().id());
+    let published = match &table.header().group {
+        Some(group) => published_group_histogram(&group.spec),
+        None => published_histogram(table.header().id()),
+    };
     if published.as_ref().is_some_and(|p| *p != histogram) {
         problems.push("its distribution differs from the published one".into());
     }

@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! 0      8 bytes   magic "CUBELAB\0"
-//! 8      u32 LE    format version (checked before the header is decoded)
+//! 8      u32 LE    format version (checked before the header is decoded; 1 and 2 are read)
 //! 12     u32 LE    header length n
 //! 16     n bytes   TableHeader, bincode (standard config)
 //! 4096   payload   entries, packed as the header's encoding says
@@ -26,7 +26,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 pub const MAGIC: [u8; 8] = *b"CUBELAB\0";
-pub const FORMAT_VERSION: u32 = 1;
+/// Version 2 added [`TableHeader::group`]; files of version 1 are still read.
+pub const FORMAT_VERSION: u32 = 2;
 /// Payload offset: one page, so the mapped payload is page-aligned.
 pub const PAYLOAD_OFFSET: usize = 4096;
 const PREFIX: usize = 16;
@@ -66,6 +67,10 @@ pub enum TableKind {
     /// 30,199,910,400 entries (vcube 208).
     #[value(name = "ud-order-f8")]
     UdOrderF8,
+    /// A subgroup's distances, over the product of its corner and edge images (see
+    /// [`crate::group`]); the header's `group` says which. Built by `gen-tables --generators`.
+    #[value(skip)]
+    Group,
 }
 
 impl TableKind {
@@ -100,6 +105,7 @@ impl TableKind {
             TableKind::UdLayersF4 => "ud-layers-f4",
             TableKind::UdF12 => "ud-f12",
             TableKind::UdOrderF8 => "ud-order-f8",
+            TableKind::Group => "group",
         }
     }
 
@@ -137,11 +143,17 @@ pub enum Encoding {
     /// never for the others.
     #[value(skip)]
     Based,
+    /// Exact distance in a byte; `0xFF` marks a state never reached. For subgroups, whose
+    /// distances can pass the 14 a nibble holds (the squares group reaches 15, `<U, R>` in
+    /// quarter turns 25, a directed 2x2 19).
+    #[value(skip)]
+    Byte,
 }
 
 impl Encoding {
     pub const fn bits(self) -> u32 {
         match self {
+            Encoding::Byte => 8,
             Encoding::Nibble => 4,
             Encoding::Mod3 | Encoding::Based => 2,
         }
@@ -159,6 +171,7 @@ impl Encoding {
             Encoding::Nibble => "nibble",
             Encoding::Mod3 => "mod3",
             Encoding::Based => "based",
+            Encoding::Byte => "byte",
         }
     }
 }
@@ -194,7 +207,7 @@ impl TableId {
     /// For example `2x2-htm`, or `edges7-htm-mod3` for a 2-bit table.
     pub fn name(&self) -> String {
         match self.encoding {
-            Encoding::Nibble | Encoding::Based => {
+            Encoding::Nibble | Encoding::Based | Encoding::Byte => {
                 format!("{}-{}", self.kind.name(), self.metric.name())
             }
             Encoding::Mod3 => format!("{}-{}-mod3", self.kind.name(), self.metric.name()),
@@ -216,7 +229,7 @@ impl TableId {
     /// `--force`: gen-tables rebuilds a table it finds damaged.
     pub fn rebuild_command(&self, dir: &Path) -> String {
         let encoding = match self.encoding {
-            Encoding::Nibble | Encoding::Based => "",
+            Encoding::Nibble | Encoding::Based | Encoding::Byte => "",
             Encoding::Mod3 => " --encoding mod3",
         };
         format!(
@@ -243,6 +256,49 @@ pub struct TableHeader {
     pub histogram: Vec<u64>,
     /// The cubelab version that wrote the file.
     pub created_by: String,
+    /// For a subgroup's table: which group, and how its states are numbered.
+    pub group: Option<GroupHeader>,
+}
+
+/// What identifies a subgroup's table beyond its kind.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupHeader {
+    pub spec: crate::group::GroupSpec,
+    /// The group's order (by the Schreier–Sims algorithm): the states the histogram counts.
+    pub order: u64,
+    /// Entries of the product space outside the group, never reached.
+    pub outside: u64,
+    /// [`crate::group::GroupSpace::fingerprint`] of the numbering the entries follow.
+    pub fingerprint: u64,
+}
+
+/// The header as format version 1 wrote it (before `group`).
+#[derive(Deserialize)]
+struct TableHeaderV1 {
+    kind: TableKind,
+    metric: Metric,
+    encoding: Encoding,
+    entries: u64,
+    payload_bytes: u64,
+    checksum: u64,
+    histogram: Vec<u64>,
+    created_by: String,
+}
+
+impl From<TableHeaderV1> for TableHeader {
+    fn from(v1: TableHeaderV1) -> TableHeader {
+        TableHeader {
+            kind: v1.kind,
+            metric: v1.metric,
+            encoding: v1.encoding,
+            entries: v1.entries,
+            payload_bytes: v1.payload_bytes,
+            checksum: v1.checksum,
+            histogram: v1.histogram,
+            created_by: v1.created_by,
+            group: None,
+        }
+    }
 }
 
 impl TableHeader {
@@ -278,7 +334,41 @@ pub fn write_table(
         checksum: checksum(payload),
         histogram,
         created_by: concat!("cubelab ", env!("CARGO_PKG_VERSION")).to_string(),
+        group: None,
     };
+    write_header_and_payload(path, header, payload)
+}
+
+/// Writes a subgroup's table (one byte per entry) atomically, as [`write_table`] does.
+pub fn write_group_table(
+    path: &Path,
+    group: GroupHeader,
+    histogram: Vec<u64>,
+    payload: &[u8],
+) -> Result<TableHeader, TableError> {
+    let metric = match group.spec.metric {
+        crate::group::GroupMetric::Qtm => Metric::Qtm,
+        _ => Metric::Htm,
+    };
+    let header = TableHeader {
+        kind: TableKind::Group,
+        metric,
+        encoding: Encoding::Byte,
+        entries: payload.len() as u64,
+        payload_bytes: payload.len() as u64,
+        checksum: checksum(payload),
+        histogram,
+        created_by: concat!("cubelab ", env!("CARGO_PKG_VERSION")).to_string(),
+        group: Some(group),
+    };
+    write_header_and_payload(path, header, payload)
+}
+
+fn write_header_and_payload(
+    path: &Path,
+    header: TableHeader,
+    payload: &[u8],
+) -> Result<TableHeader, TableError> {
     let encoded = bincode::serde::encode_to_vec(&header, bincode_config())
         .map_err(|e| TableError::Encode(e.to_string()))?;
     let mut prefix = Vec::with_capacity(PAYLOAD_OFFSET);
@@ -381,7 +471,8 @@ pub fn remove_stale_temporaries(dir: &Path) -> Vec<(PathBuf, u64)> {
         // Only the temporaries of table files: another file that merely ends in `.tmp<n>`
         // is not ours to remove.
         let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        if !TableKind::ALL.iter().any(|k| name.starts_with(k.name())) {
+        let kinds = TableKind::ALL.iter().chain([&TableKind::Group]);
+        if !kinds.into_iter().any(|k| name.starts_with(k.name())) {
             continue;
         }
         if pid == std::process::id() || process_runs(pid) {
@@ -455,6 +546,14 @@ impl Table {
         Ok(table)
     }
 
+    /// Opens the table file at `path` as [`Table::open`] does, for tables found by path (a
+    /// subgroup's) rather than by [`TableId`]; what it holds is for the caller to check.
+    pub fn open_path(path: &Path, rebuild: &str, verify: Verify) -> Result<Table, TableError> {
+        let table = Table::open_file(path, rebuild)?;
+        table.verify(verify, rebuild)?;
+        Ok(table)
+    }
+
     /// Maps `path` and checks its magic, version, header and size (not the checksum).
     pub fn open_file(path: &Path, rebuild: &str) -> Result<Table, TableError> {
         let err = |problem: String| TableError::Damaged {
@@ -502,7 +601,7 @@ impl Table {
             });
         }
         let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
-        if version != FORMAT_VERSION {
+        if version != FORMAT_VERSION && version != 1 {
             return Err(TableError::WrongVersion {
                 path: path.to_path_buf(),
                 found: version,
@@ -519,9 +618,14 @@ impl Table {
                 rebuild: rebuild.to_string(),
             });
         }
-        let (header, _): (TableHeader, usize) =
-            bincode::serde::decode_from_slice(&map[PREFIX..PREFIX + header_len], bincode_config())
-                .map_err(|e| err(format!("its header cannot be read ({e})")))?;
+        let bytes = &map[PREFIX..PREFIX + header_len];
+        let header: TableHeader = if version == 1 {
+            bincode::serde::decode_from_slice::<TableHeaderV1, _>(bytes, bincode_config())
+                .map(|(v1, _)| v1.into())
+        } else {
+            bincode::serde::decode_from_slice(bytes, bincode_config()).map(|(h, _)| h)
+        }
+        .map_err(|e| err(format!("its header cannot be read ({e})")))?;
         if header.payload_bytes != header.encoding.payload_bytes(header.entries) {
             return Err(err(format!(
                 "its header says {} entries in {} bytes",
@@ -530,7 +634,13 @@ impl Table {
         }
         // The checksum covers the payload only; the depth counts in the header are checked by
         // their sum, which any flipped bit in one of them changes.
-        let counted: u128 = header.histogram.iter().map(|&n| u128::from(n)).sum();
+        let outside = header.group.as_ref().map_or(0, |g| g.outside);
+        let counted: u128 = header
+            .histogram
+            .iter()
+            .map(|&n| u128::from(n))
+            .sum::<u128>()
+            + u128::from(outside);
         if counted != u128::from(header.entries) {
             return Err(err(format!(
                 "its header's depth counts add up to {counted}, not to its {} entries",
@@ -640,6 +750,7 @@ pub fn entry(encoding: Encoding, packed: &[u8], index: u64) -> u8 {
         Encoding::Nibble => nibble(packed, index),
         Encoding::Mod3 => (packed[(index / 4) as usize] >> ((index & 3) * 2)) & 3,
         Encoding::Based => based::Based::new(packed).map_or(0, |b| b.code(index)),
+        Encoding::Byte => packed[index as usize],
     }
 }
 

@@ -1,0 +1,217 @@
+//! The state space a subgroup's breadth-first search runs over: the product of what the group
+//! does to the corners and what it does to the edges.
+//!
+//! An arbitrary group has no closed-form ranking, so each piece kind's image (the corner states,
+//! and the edge states, that the generators reach) is enumerated once by a search of its own and
+//! numbered in the order found; a hash map gives the numbers back. The images are small (for
+//! `<U, R>` 29,160 corner states and 5,040 edge states), and their product encloses the group:
+//! exactly for the squares group and for the 2x2, twice its size for `<U, R>`, whose corner and
+//! edge permutations have linked parity. Entries of the product outside the group are never
+//! reached and stay marked so.
+//!
+//! The rejected alternative, ranking the moved pieces' permutation and orientation densely,
+//! needs no map but spans every arrangement of the moved pieces: for the squares group, which
+//! moves all twelve edges and reaches 6,912 edge states, 12! x 2^12.
+
+use super::GroupError;
+use super::spec::GroupSpec;
+use crate::cube::{Corners, Cube3, Edges};
+use crate::position::Puzzle;
+use crate::space::{MoveSpace, StateSpace};
+use std::collections::HashMap;
+use std::hash::Hash;
+
+/// The states one piece kind reaches under the moves, numbered from 0 (solved) in the order a
+/// breadth-first search finds them, with each move as a table.
+struct Image<P> {
+    states: Vec<P>,
+    numbers: HashMap<P, u32>,
+    /// `moves[state * move_count + turn]`: the number of the state `turn` leads to.
+    moves: Vec<u32>,
+}
+
+impl<P: Copy + Eq + Hash> Image<P> {
+    fn enumerate(solved: P, moves: &[P], then: impl Fn(&P, &P) -> P) -> Image<P> {
+        let mut states = vec![solved];
+        let mut numbers = HashMap::from([(solved, 0u32)]);
+        let mut table = Vec::new();
+        let mut next = 0;
+        while next < states.len() {
+            let state = states[next];
+            for m in moves {
+                let moved = then(&state, m);
+                let number = *numbers.entry(moved).or_insert_with(|| {
+                    states.push(moved);
+                    (states.len() - 1) as u32
+                });
+                table.push(number);
+            }
+            next += 1;
+        }
+        Image {
+            states,
+            numbers,
+            moves: table,
+        }
+    }
+
+    fn len(&self) -> u64 {
+        self.states.len() as u64
+    }
+
+    /// The move tables of the moves' inverses: each move permutes the image, so this is the
+    /// table read backwards.
+    fn inverted(&self, move_count: usize) -> Vec<u32> {
+        let mut inverse = vec![0u32; self.moves.len()];
+        for (from, row) in self.moves.chunks(move_count).enumerate() {
+            for (turn, &to) in row.iter().enumerate() {
+                inverse[to as usize * move_count + turn] = from as u32;
+            }
+        }
+        inverse
+    }
+}
+
+/// A subgroup's states as (corner state number x edge states + edge state number).
+///
+/// The search runs from the solved state backwards along the moves, so that an entry is the
+/// number of moves that solve its state: for moves that include their inverses the two are the
+/// same, but for directed moves the distance to solved is the one a solver needs (a position is
+/// solved by `U U U` when `U'` made it), and [`GroupSpace::step`] then goes forwards.
+pub struct GroupSpace {
+    corners: Image<Corners>,
+    edges: Image<Edges>,
+    /// The searched direction's move tables: the moves' inverses for directed moves, else
+    /// the moves themselves (which include their inverses).
+    corner_search: Vec<u32>,
+    edge_search: Vec<u32>,
+    move_count: usize,
+    /// A 2x2 group: a cube's edges are not looked at.
+    corners_only: bool,
+    /// The group's order.
+    order: u64,
+}
+
+impl GroupSpace {
+    /// Enumerates the images of `spec`'s group. The caller has checked their sizes (see
+    /// [`super::Sizes`]).
+    pub fn new(spec: &GroupSpec) -> GroupSpace {
+        let moves = spec.moves();
+        let corner_moves: Vec<Corners> = moves.iter().map(|m| m.cube.corners).collect();
+        // The 2x2 has no edges: one edge state, which every move keeps.
+        let edge_moves: Vec<Edges> = match spec.puzzle() {
+            Puzzle::Pocket => vec![Edges::SOLVED; moves.len()],
+            Puzzle::Cube => moves.iter().map(|m| m.cube.edges).collect(),
+        };
+        let corners = Image::enumerate(Corners::SOLVED, &corner_moves, Corners::then);
+        let edges = Image::enumerate(Edges::SOLVED, &edge_moves, Edges::then);
+        let (corner_search, edge_search) = if spec.metric.has_inverses() {
+            (corners.moves.clone(), edges.moves.clone())
+        } else {
+            (corners.inverted(moves.len()), edges.inverted(moves.len()))
+        };
+        GroupSpace {
+            corners,
+            edges,
+            corner_search,
+            edge_search,
+            move_count: moves.len(),
+            corners_only: spec.puzzle() == Puzzle::Pocket,
+            order: u64::try_from(super::Sizes::of(spec).order).unwrap_or(u64::MAX),
+        }
+    }
+
+    /// The state of `cube`, or why it has none: its corners or its edges lie outside what the
+    /// group reaches. (A state inside the product can still lie outside the group: its table
+    /// entry then says unreached.)
+    pub fn index(&self, cube: &Cube3) -> Result<u64, GroupError> {
+        let corners = self.corners.numbers.get(&cube.corners);
+        let edges = match self.corners_only {
+            true => Some(&0),
+            false => self.edges.numbers.get(&cube.edges),
+        };
+        match (corners, edges) {
+            (Some(&c), Some(&e)) => Ok(u64::from(c) * self.edges.len() + u64::from(e)),
+            _ => Err(GroupError::NotInGroup),
+        }
+    }
+
+    /// The cube of state `state` (for a 2x2 group, its edges solved).
+    pub fn cube(&self, state: u64) -> Cube3 {
+        Cube3 {
+            corners: self.corners.states[(state / self.edges.len()) as usize],
+            edges: self.edges.states[(state % self.edges.len()) as usize],
+        }
+    }
+
+    /// How many corner and edge states the group reaches.
+    pub fn image_sizes(&self) -> (u64, u64) {
+        (self.corners.len(), self.edges.len())
+    }
+
+    /// A fingerprint of the numbering: a table built with another numbering (another version
+    /// of this code) would be read wrongly, and is refused instead.
+    pub fn fingerprint(&self) -> u64 {
+        let mut bytes = Vec::new();
+        for c in &self.corners.states {
+            bytes.extend_from_slice(&c.perm);
+            bytes.extend_from_slice(&c.ori);
+        }
+        for e in &self.edges.states {
+            bytes.extend_from_slice(&e.perm);
+            bytes.extend_from_slice(&e.ori);
+        }
+        crate::table::checksum(&bytes)
+    }
+}
+
+impl GroupSpace {
+    /// The state move `turn` leads to from `state`, forwards (as a solution applies it).
+    pub fn step(&self, state: u64, turn: usize) -> u64 {
+        self.through(state, turn, &self.corners.moves, &self.edges.moves)
+    }
+
+    #[inline]
+    fn through(&self, state: u64, turn: usize, corners: &[u32], edges: &[u32]) -> u64 {
+        let edge_states = self.edges.len();
+        let (c, e) = (
+            (state / edge_states) as usize,
+            (state % edge_states) as usize,
+        );
+        let m = self.move_count;
+        u64::from(corners[c * m + turn]) * edge_states + u64::from(edges[e * m + turn])
+    }
+}
+
+impl MoveSpace for GroupSpace {
+    fn move_count(&self) -> usize {
+        self.move_count
+    }
+
+    /// In the searched direction (see [`GroupSpace`]).
+    #[inline]
+    fn apply(&self, state: u64, turn: usize) -> u64 {
+        self.through(state, turn, &self.corner_search, &self.edge_search)
+    }
+}
+
+impl StateSpace for GroupSpace {
+    fn size(&self) -> u64 {
+        self.corners.len() * self.edges.len()
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![0]
+    }
+
+    fn reachable(&self) -> u64 {
+        self.order
+    }
+
+    /// Never: directed moves do not allow it (a state's successors are not the states it is
+    /// reached from), and where the product is larger than the group the states never reached
+    /// would be scanned at every pass. The spaces are small enough for forward passes alone.
+    fn may_search_backward(&self) -> bool {
+        false
+    }
+}
