@@ -81,10 +81,12 @@ impl<P: Copy + Eq + Hash> Image<P> {
 pub struct GroupSpace {
     corners: Image<Corners>,
     edges: Image<Edges>,
-    /// The searched direction's move tables: the moves' inverses for directed moves, else
-    /// the moves themselves (which include their inverses).
-    corner_search: Vec<u32>,
-    edge_search: Vec<u32>,
+    /// The tables of the moves' inverses.
+    corner_back: Vec<u32>,
+    edge_back: Vec<u32>,
+    /// Whether the search goes along the inverses (directed moves; other move sets hold
+    /// their inverses, and go forwards).
+    search_back: bool,
     move_count: usize,
     /// A 2x2 group: a cube's edges are not looked at.
     corners_only: bool,
@@ -105,16 +107,13 @@ impl GroupSpace {
         };
         let corners = Image::enumerate(Corners::SOLVED, &corner_moves, Corners::then);
         let edges = Image::enumerate(Edges::SOLVED, &edge_moves, Edges::then);
-        let (corner_search, edge_search) = if spec.metric.has_inverses() {
-            (corners.moves.clone(), edges.moves.clone())
-        } else {
-            (corners.inverted(moves.len()), edges.inverted(moves.len()))
-        };
+        let (corner_back, edge_back) = (corners.inverted(moves.len()), edges.inverted(moves.len()));
         GroupSpace {
             corners,
             edges,
-            corner_search,
-            edge_search,
+            corner_back,
+            edge_back,
+            search_back: !spec.metric.has_inverses(),
             move_count: moves.len(),
             corners_only: spec.puzzle() == Puzzle::Pocket,
             order: u64::try_from(super::Sizes::of(spec).order).unwrap_or(u64::MAX),
@@ -171,6 +170,11 @@ impl GroupSpace {
         self.through(state, turn, &self.corners.moves, &self.edges.moves)
     }
 
+    /// The state from which move `turn` leads to `state`.
+    pub fn step_back(&self, state: u64, turn: usize) -> u64 {
+        self.through(state, turn, &self.corner_back, &self.edge_back)
+    }
+
     #[inline]
     fn through(&self, state: u64, turn: usize, corners: &[u32], edges: &[u32]) -> u64 {
         let edge_states = self.edges.len();
@@ -191,7 +195,11 @@ impl MoveSpace for GroupSpace {
     /// In the searched direction (see [`GroupSpace`]).
     #[inline]
     fn apply(&self, state: u64, turn: usize) -> u64 {
-        self.through(state, turn, &self.corner_search, &self.edge_search)
+        if self.search_back {
+            self.step_back(state, turn)
+        } else {
+            self.step(state, turn)
+        }
     }
 }
 
