@@ -1191,3 +1191,71 @@ fn subgroups_build_solve_and_refuse_what_does_not_fit() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("gen-tables --data-dir"));
 }
+
+#[test]
+fn positions_are_drawn_as_nets() {
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("superflip.png");
+    let superflip = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+    let out = stats(&["draw", superflip, "--out", png.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&png).unwrap();
+    assert_eq!(&bytes[1..4], b"PNG");
+    // 12 x 9 stickers of 40 pixels, a 20-pixel margin.
+    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+    assert_eq!((width, height), (520, 400));
+    // A 2x2 in SVG, in colours of one's own: 24 stickers, each on a black square.
+    let svg = dir.path().join("pocket.svg");
+    let colours = "white #ff00ff green yellow orange blue";
+    let args = [
+        "draw",
+        "--puzzle",
+        "2x2",
+        "R",
+        "--out",
+        svg.to_str().unwrap(),
+        "--colours",
+        colours,
+    ];
+    assert!(stats(&args).status.success());
+    let picture = std::fs::read_to_string(&svg).unwrap();
+    assert_eq!(picture.matches("<rect").count(), 1 + 2 * 24);
+    assert!(
+        picture.to_ascii_uppercase().contains("#FF00FF"),
+        "R's colour used"
+    );
+    // Errors name what is wrong.
+    let jpg = dir.path().join("x.jpg");
+    let out = stats(&["draw", "R", "--out", jpg.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains(".png or a .svg"));
+    let out = stats(&[
+        "draw",
+        "R",
+        "--out",
+        svg.to_str().unwrap(),
+        "--colours",
+        "red pink",
+    ]);
+    assert!(text(&out.stderr).contains("six colours"));
+    // solve --show draws the position under its solution.
+    let tables = built_dir();
+    let out = solve(
+        &[
+            "--data-dir",
+            data(tables.path()),
+            "--puzzle",
+            "2x2",
+            "--show",
+            "R",
+        ],
+        None,
+    );
+    let shown = text(&out.stdout);
+    assert!(shown.contains("R: R' (1 htm"), "{shown}");
+    assert!(
+        shown.lines().any(|l| l.trim() == "U F"),
+        "the U face after R: {shown}"
+    );
+}

@@ -102,6 +102,10 @@ struct Args {
     /// all 48, is searched about 30 times faster).
     #[arg(long)]
     no_symmetry: bool,
+    /// Also draw each position solved as the unfolded cube, coloured on a terminal (text
+    /// output; `stats draw` writes a picture file).
+    #[arg(long, conflicts_with = "json")]
+    show: bool,
     /// Print each position instead of solving it: its sticker string, Reid's notation (3x3)
     /// and its net, coloured on a terminal. Needs no tables.
     #[arg(long)]
@@ -330,7 +334,10 @@ fn run(args: &Args) -> Result<bool, String> {
         let written = if args.json {
             write_json(&mut out, args, &shown, puzzle, &outcome)
         } else {
-            write_text(&mut out, args, &shown, &outcome)
+            write_text(&mut out, args, &shown, &outcome).and_then(|()| match &position {
+                Ok(p) if args.show => write_net(&mut out, p),
+                _ => Ok(()),
+            })
         };
         if written.and_then(|()| out.flush()).is_err() {
             // Standard output closed (a pipe into `head`, say): nothing more to say.
@@ -382,6 +389,19 @@ fn write_state(
     if let Some(reid) = &reid {
         writeln!(out, "  reid:     {reid}")?;
     }
+    let colour = std::io::stdout().is_terminal();
+    for line in net(&stickers, colour).lines() {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out)
+}
+
+/// The position as the unfolded cube, indented, coloured on a terminal.
+fn write_net(out: &mut impl Write, position: &Position) -> std::io::Result<()> {
+    let stickers = match position {
+        Position::Pocket(c) => c.to_facelets(),
+        Position::Cube(c) => c.to_facelets(),
+    };
     let colour = std::io::stdout().is_terminal();
     for line in net(&stickers, colour).lines() {
         writeln!(out, "  {line}")?;

@@ -4,12 +4,14 @@ use clap::{Parser, Subcommand};
 use cubelab::cube::Metric;
 use cubelab::group;
 use cubelab::pdb::catalogue;
+use cubelab::position::{Form, Position, Puzzle, parse_position};
 use cubelab::report::chart::{
     ChartFormat, Labels, Points, Series, bar_chart, distribution_chart, points_chart,
 };
 use cubelab::report::experiment::{
     ExperimentRow, ExperimentSummary, format_seconds, markdown, read_experiment, summarise,
 };
+use cubelab::report::picture::{Scheme, draw_net};
 use cubelab::report::scan::checked_histogram;
 use cubelab::report::{histogram_table, human_bytes, max_depth, mean_depth, thousands};
 use cubelab::table::{Encoding, Table, TableId, TableKind, Verify};
@@ -71,6 +73,23 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         experiment: Vec<PathBuf>,
     },
+    /// Draw a position as the unfolded cube (U above, L F R B in a row, D below) into a PNG
+    /// or SVG file, the format taken from the file's extension.
+    Draw {
+        /// The position: a move sequence applied to a solved cube, or a sticker string (24 or
+        /// 54 letters, faces U R F D L B).
+        position: String,
+        /// The picture file: <name>.png or <name>.svg.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Puzzle a move sequence is applied to (a sticker string names its own).
+        #[arg(long, value_enum, default_value_t = Puzzle::Cube)]
+        puzzle: Puzzle,
+        /// The colours of U R F D L B, by name or #rrggbb (default: white red green yellow
+        /// orange blue).
+        #[arg(long, value_name = "SIX COLOURS")]
+        colours: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -103,6 +122,12 @@ fn main() -> ExitCode {
             format,
             experiment,
         } => plot(&data_dir, &out, format, &experiment),
+        Command::Draw {
+            position,
+            out,
+            puzzle,
+            colours,
+        } => draw(&position, &out, puzzle, colours.as_deref()),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -112,6 +137,36 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+fn draw(
+    text: &str,
+    out: &std::path::Path,
+    puzzle: Puzzle,
+    colours: Option<&str>,
+) -> Result<bool, String> {
+    let format = match out.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("png") => ChartFormat::Png,
+        Some(e) if e.eq_ignore_ascii_case("svg") => ChartFormat::Svg,
+        _ => {
+            return Err(format!(
+                "{}: name a .png or a .svg file, the picture's format",
+                out.display()
+            ));
+        }
+    };
+    let scheme = match colours {
+        Some(text) => Scheme::parse(text).map_err(|e| e.to_string())?,
+        None => Scheme::STANDARD,
+    };
+    let stickers = match parse_position(text, Some(puzzle), Form::Auto) {
+        Ok(Position::Pocket(c)) => c.to_facelets(),
+        Ok(Position::Cube(c)) => c.to_facelets(),
+        Err(e) => return Err(format!("{text}: {e}")),
+    };
+    draw_net(out, format, &stickers, &scheme).map_err(|e| e.to_string())?;
+    println!("{}", out.display());
+    Ok(true)
 }
 
 fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {

@@ -37,8 +37,8 @@ pub struct Series {
 #[derive(Debug, thiserror::Error)]
 #[error("cannot draw {path}: {message}")]
 pub struct ChartError {
-    path: String,
-    message: String,
+    pub(crate) path: String,
+    pub(crate) message: String,
 }
 
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans.ttf");

@@ -2,6 +2,7 @@
 
 pub mod chart;
 pub mod experiment;
+pub mod picture;
 pub mod published;
 pub mod scan;
 
