@@ -335,7 +335,8 @@ fn run(args: &Args) -> Result<bool, String> {
             write_json(&mut out, args, &shown, puzzle, &outcome)
         } else {
             write_text(&mut out, args, &shown, &outcome).and_then(|()| match &position {
-                Ok(p) if args.show => write_net(&mut out, p),
+                Ok(Position::Pocket(c)) if args.show => write_net(&mut out, &c.to_facelets()),
+                Ok(Position::Cube(c)) if args.show => write_net(&mut out, &c.to_facelets()),
                 _ => Ok(()),
             })
         };
@@ -389,21 +390,13 @@ fn write_state(
     if let Some(reid) = &reid {
         writeln!(out, "  reid:     {reid}")?;
     }
-    let colour = std::io::stdout().is_terminal();
-    for line in net(&stickers, colour).lines() {
-        writeln!(out, "  {line}")?;
-    }
-    writeln!(out)
+    write_net(out, &stickers)
 }
 
-/// The position as the unfolded cube, indented, coloured on a terminal.
-fn write_net(out: &mut impl Write, position: &Position) -> std::io::Result<()> {
-    let stickers = match position {
-        Position::Pocket(c) => c.to_facelets(),
-        Position::Cube(c) => c.to_facelets(),
-    };
+/// A sticker string as the unfolded cube, indented, coloured on a terminal.
+fn write_net(out: &mut impl Write, stickers: &str) -> std::io::Result<()> {
     let colour = std::io::stdout().is_terminal();
-    for line in net(&stickers, colour).lines() {
+    for line in net(stickers, colour).lines() {
         writeln!(out, "  {line}")?;
     }
     writeln!(out)
