@@ -25,6 +25,7 @@ use crate::cube::Cube3;
 use crate::notation::NotationError;
 use crate::position::Puzzle;
 use crate::report::{human_bytes, thousands};
+use crate::space::StateSpace;
 use crate::table::{
     Encoding, GroupHeader, Table, TableError, TableHeader, TableKind, Verify, write_group_table,
 };
@@ -249,20 +250,13 @@ pub struct Built {
 /// Builds `spec`'s table into `dir` (its size checked first by the caller with
 /// [`Sizes::check_fits`]).
 pub fn build(dir: &Path, spec: &GroupSpec, progress: &ProgressBar) -> Result<Built, GroupError> {
-    let sizes = Sizes::of(spec);
     let space = GroupSpace::new(spec);
-    let (corners, edges) = space.image_sizes();
-    debug_assert_eq!(
-        (u128::from(corners), u128::from(edges)),
-        (sizes.corner_image, sizes.edge_image)
-    );
     let outcome = breadth_first(&space, Encoding::Byte, progress)?;
     let reached: u128 = outcome.histogram.iter().map(|&n| u128::from(n)).sum();
-    if reached != sizes.order {
-        return Err(GroupError::Miscounted {
-            reached,
-            order: sizes.order,
-        });
+    // The space's reachable count is the group's order by Schreier–Sims.
+    let order = u128::from(space.reachable());
+    if reached != order {
+        return Err(GroupError::Miscounted { reached, order });
     }
     let group = GroupHeader {
         spec: spec.clone(),
@@ -284,6 +278,8 @@ pub struct GroupTable {
     space: GroupSpace,
     moves: Vec<GroupMove>,
     table: Table,
+    /// The command that rebuilds it, for the error that says it is damaged.
+    rebuild: String,
 }
 
 impl GroupTable {
@@ -304,7 +300,7 @@ impl GroupTable {
         let header = table.header();
         let matches = header.kind == TableKind::Group
             && header.encoding == Encoding::Byte
-            && header.entries == crate::space::StateSpace::size(&space)
+            && header.entries == space.size()
             && header
                 .group
                 .as_ref()
@@ -316,6 +312,7 @@ impl GroupTable {
             space,
             moves: spec.moves(),
             table,
+            rebuild: command,
         })
     }
 
@@ -346,7 +343,7 @@ impl GroupTable {
                 return Err(TableError::Damaged {
                     path: self.table.path().to_path_buf(),
                     problem: format!("no move leads down from an entry of {distance}"),
-                    rebuild: String::new(),
+                    rebuild: self.rebuild.clone(),
                 }
                 .into());
             };
@@ -360,15 +357,5 @@ impl GroupTable {
     /// The file the table was mapped from.
     pub fn path(&self) -> &Path {
         self.table.path()
-    }
-
-    /// The group's moves, in the table's order.
-    pub fn moves(&self) -> &[GroupMove] {
-        &self.moves
-    }
-
-    /// The cube state of table entry `state`.
-    pub fn cube(&self, state: u64) -> Cube3 {
-        self.space.cube(state)
     }
 }

@@ -196,32 +196,19 @@ impl GroupSpace {
         }
     }
 
-    /// The cube of state `state` (for a 2x2 group, its edges solved).
-    pub fn cube(&self, state: u64) -> Cube3 {
-        Cube3 {
-            corners: self.corners.states[(state / self.edges.len()) as usize],
-            edges: self.edges.states[(state % self.edges.len()) as usize],
-        }
-    }
-
-    /// How many corner and edge states the group reaches.
-    pub fn image_sizes(&self) -> (u64, u64) {
-        (self.corners.len(), self.edges.len())
-    }
-
     /// A fingerprint of the numbering: a table built with another numbering (another version
     /// of this code) would be read wrongly, and is refused instead.
     pub fn fingerprint(&self) -> u64 {
-        let mut bytes = Vec::new();
+        let mut hash = xxhash_rust::xxh3::Xxh3::new();
         for c in &self.corners.states {
-            bytes.extend_from_slice(&c.perm);
-            bytes.extend_from_slice(&c.ori);
+            hash.update(&c.perm);
+            hash.update(&c.ori);
         }
         for e in &self.edges.states {
-            bytes.extend_from_slice(&e.perm);
-            bytes.extend_from_slice(&e.ori);
+            hash.update(&e.perm);
+            hash.update(&e.ori);
         }
-        crate::table::checksum(&bytes)
+        hash.digest()
     }
 }
 

@@ -647,6 +647,15 @@ impl Table {
                 header.entries
             )));
         }
+        if let Some(group) = &header.group
+            && u128::from(group.order) + u128::from(outside) != u128::from(header.entries)
+        {
+            return Err(err(format!(
+                "its header says the group has {} positions and {outside} entries outside it, \
+                 not its {} entries",
+                group.order, header.entries
+            )));
+        }
         let expected = PAYLOAD_OFFSET as u64 + header.payload_bytes;
         if map.len() as u64 != expected {
             return Err(TableError::Truncated {
