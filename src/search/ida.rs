@@ -292,8 +292,9 @@ impl<H: Heuristic> Ida<H> {
             all,
             deterministic: limits.deterministic,
             dual: limits.dual,
-            turn_around: limits.dual && !all,
+            turn_around: limits.dual && !all && !symmetry.is_cyclic(),
             forward_prefixes: symmetry.order() > 1,
+            shifts: symmetry.is_cyclic().then(|| symmetry.clone()),
             cubies: limits.dual || !self.heuristic.coords_determine_position(),
             first_found: AtomicUsize::new(usize::MAX),
             aborted: AtomicBool::new(false),
@@ -329,7 +330,9 @@ impl<H: Heuristic> Ida<H> {
             symmetry.order() == 1 || {
                 let last = path.last().copied();
                 let grows = last.is_some_and(|t| self.canonical.run_may_grow(node.history(), t));
-                symmetry.may_lead(&self.moves_of(path), !grows)
+                let moves = self.moves_of(path);
+                symmetry.may_lead(&moves, !grows)
+                    && (!symmetry.is_cyclic() || symmetry.judge_runs(&moves).is_some())
             }
         };
         let prefixes = walk.prefixes(&root, split.min(bound), &may_lead);

@@ -8,6 +8,7 @@
 
 use super::canonical::Canonical;
 use super::heuristic::Heuristic;
+use super::symmetry::{PathJudge, PositionSymmetry};
 use crate::cube::{Cube3, Move};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -144,6 +145,10 @@ pub struct Shared {
     /// Whether nodes carry their cubie state: for the dual lookup, and to recognise the goal
     /// when the coordinates do not determine the position.
     pub cubies: bool,
+    /// The symmetries of a cyclic position (see [`PositionSymmetry::is_cyclic`]), whose paths
+    /// are judged at every complete run; `None` for every other position. The walk then
+    /// extends the near end only.
+    pub shifts: Option<PositionSymmetry>,
     /// Lowest subtree number that found a solution.
     pub first_found: AtomicUsize,
     pub aborted: AtomicBool,
@@ -192,6 +197,8 @@ pub struct Walk<'a, H: Heuristic> {
     pub frames: Vec<Frame<H>>,
     /// While enumerating prefixes: their length, which to keep, and those kept so far.
     split: Option<Split<'a, H>>,
+    /// For a cyclic position, the judging of the path's runs.
+    judge: Option<PathJudge>,
 }
 
 /// Which prefixes to keep: a test of the path and the node it reaches.
@@ -213,6 +220,13 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         path: Vec<u8>,
         frames: Vec<Frame<H>>,
     ) -> Walk<'a, H> {
+        let judge = shared.shifts.as_ref().map(|symmetry| {
+            let moves: Vec<Move> = path
+                .iter()
+                .map(|&t| heuristic.moves()[usize::from(t)])
+                .collect();
+            PathJudge::new(symmetry, &moves, usize::from(shared.bound))
+        });
         Walk {
             heuristic,
             canonical,
@@ -224,6 +238,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             solutions: Vec::new(),
             frames,
             split: None,
+            judge,
         }
     }
 
@@ -358,6 +373,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         let bound = shared.bound;
         let budget = bound - g - 1;
         let depth = usize::from(g);
+        let other_axes_lead = self.judge_last_run(g);
         self.nodes += self.frames[depth].child_count as u64;
         // The direct lookup; with the dual lookup, the kept children's inverses are ranked
         // and their entries asked for.
@@ -366,7 +382,9 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         for i in 0..self.frames[depth].child_count {
             let child = self.frames[depth].children[i];
             let face = self.canonical.face(child.turn);
-            if dead_faces & 1 << face != 0 {
+            if dead_faces & 1 << face != 0
+                || !other_axes_lead && face % 3 != self.canonical.face(node.turn) % 3
+            {
                 continue;
             }
             let bound = heuristic.bound(&child.coords, budget);
@@ -407,7 +425,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             frame.kept[entered] = child;
             entered += 1;
         }
-        let forward_only = shared.forward_prefixes && self.split.is_some();
+        let forward_only =
+            shared.forward_prefixes && self.split.is_some() || shared.shifts.is_some();
         if H::BIDIRECTIONAL && shared.turn_around && !forward_only {
             for k in 0..entered {
                 let mut child = self.frames[depth].kept[k];
@@ -430,6 +449,9 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
         for k in 0..entered {
             let child = self.frames[depth].kept[k];
+            if !leaf {
+                self.descend(&child, g);
+            }
             self.path
                 .push(child.turn | if child.end { FAR_END } else { 0 });
             let done = if leaf {
@@ -444,6 +466,27 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             }
         }
         false
+    }
+
+    /// For a cyclic position, judges the last run of the node at depth `g`, which a turn on
+    /// another axis completes; false if no solution that continues on another axis leads its
+    /// class. Nodes whose children are at the bound are not judged (finding those costs less
+    /// than judging), nor prefixes.
+    fn judge_last_run(&mut self, g: u8) -> bool {
+        let (Some(symmetry), Some(judge)) = (&self.shared.shifts, &mut self.judge) else {
+            return true;
+        };
+        g == 0 || g + 1 >= self.shared.bound || self.split.is_some() || judge.judge(symmetry, g)
+    }
+
+    /// For a cyclic position, records the turn to `child` of the node at depth `g`, which is
+    /// judged (see [`Walk::judge_last_run`]).
+    fn descend(&mut self, child: &NodeOf<H>, g: u8) {
+        if let Some(judge) = &mut self.judge
+            && self.split.is_none()
+        {
+            judge.descend(g, self.heuristic.moves()[usize::from(child.turn)]);
+        }
     }
 
     /// Moves the children generated ahead for entered child `k` of depth `depth` into the next
