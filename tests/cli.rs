@@ -1259,3 +1259,88 @@ fn positions_are_drawn_as_nets() {
         "the U face after R: {shown}"
     );
 }
+
+/// `gen-tables --circuit` writes a devil's algorithm that `stats circuit` passes; a damaged
+/// copy is named as no circuit (exit 1), an unreadable file is an error (exit 2), and
+/// generators no circuit is built for are refused before any work.
+#[test]
+fn circuits_are_built_and_checked() {
+    let dir = tempfile::tempdir().unwrap();
+    let built = gen_tables(&[
+        "--data-dir",
+        data(dir.path()),
+        "--puzzle",
+        "2x2",
+        "--generators",
+        "U R",
+        "--group-metric",
+        "qtm",
+        "--circuit",
+        "--json",
+    ]);
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let line = &json_lines(&built)[0];
+    assert_eq!(line["moves"], 29_160);
+    let path = dir.path().join("circuit-2x2-U.R-qtm.txt.zst");
+    assert_eq!(line["path"], path.to_str().unwrap());
+    let checked = stats(&["circuit", path.to_str().unwrap()]);
+    assert!(checked.status.success(), "{}", text(&checked.stderr));
+    assert!(text(&checked.stdout).contains("a circuit of 2x2 <U, R> in qtm: 29,160 moves"));
+
+    let (spec, moves) = cubelab::group::read_circuit(&path).unwrap();
+    let mut indices = cubelab::group::move_indices(&spec, &moves).unwrap();
+    indices.swap(100, 101);
+    let damaged = dir.path().join("damaged.txt.zst");
+    cubelab::group::write_circuit(&damaged, &spec, &indices).unwrap();
+    let out = stats(&["circuit", "--json", damaged.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let line = &json_lines(&out)[0];
+    assert_eq!(line["circuit"], false);
+    assert!(line["error"].as_str().unwrap().contains("move"), "{line}");
+
+    let garbage = dir.path().join("garbage.txt.zst");
+    std::fs::write(&garbage, b"not compressed").unwrap();
+    let out = stats(&["circuit", garbage.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("garbage.txt.zst"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    let refused = gen_tables(&[
+        "--data-dir",
+        data(dir.path()),
+        "--puzzle",
+        "2x2",
+        "--generators",
+        "U R F",
+        "--group-metric",
+        "directed",
+        "--circuit",
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("quarter-turn generators"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+/// The committed devil's algorithm of the 2x2 passes `stats circuit`.
+#[test]
+fn the_committed_circuit_passes_stats_circuit() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/circuit-2x2-U.R.F-qtm.txt.zst");
+    let out = stats(&["circuit", path.to_str().unwrap()]);
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(
+        text(&out.stdout).contains("a circuit of 2x2 <U, R, F> in qtm: 3,674,160 moves"),
+        "{}",
+        text(&out.stdout)
+    );
+}

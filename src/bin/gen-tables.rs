@@ -9,7 +9,8 @@ use cubelab::group::{
 use cubelab::pdb::{self, catalogue, default_metrics};
 use cubelab::position::Puzzle;
 use cubelab::report::{
-    histogram_table, human_bytes, max_depth, mean_depth, progress_bar, rough_duration, thousands,
+    histogram_table, human_bytes, max_depth, mean_depth, progress_bar, rough_duration, spinner,
+    thousands,
 };
 use cubelab::table::{self, BuildLock, Encoding, Table, TableHeader, TableId, TableKind, Verify};
 use std::path::{Path, PathBuf};
@@ -29,7 +30,7 @@ enum MetricChoice {
 #[command(
     name = "gen-tables",
     version,
-    after_help = "Examples:\n  gen-tables                  build every table the solvers use by default\n  gen-tables --metric both    the same, plus the quarter-turn tables\n  gen-tables --json 2x2       the 2x2 tables, one JSON object per table\n  gen-tables --list           what is present and valid\n  gen-tables --generators \"U R\" --group-metric qtm\n                              the 3x3 <U, R> group in quarter turns\n  gen-tables --generators \"U2 D2 F2 B2 L2 R2\"\n                              the squares group\n  gen-tables --puzzle 2x2 --generators \"U R F\" --group-metric directed\n                              the 2x2 with clockwise quarter turns only\n  gen-tables --generators \"R U R' U', D\"\n                              two generators, one a sequence (commas separate them)"
+    after_help = "Examples:\n  gen-tables                  build every table the solvers use by default\n  gen-tables --metric both    the same, plus the quarter-turn tables\n  gen-tables --json 2x2       the 2x2 tables, one JSON object per table\n  gen-tables --list           what is present and valid\n  gen-tables --generators \"U R\" --group-metric qtm\n                              the 3x3 <U, R> group in quarter turns\n  gen-tables --generators \"U2 D2 F2 B2 L2 R2\"\n                              the squares group\n  gen-tables --puzzle 2x2 --generators \"U R F\" --group-metric directed\n                              the 2x2 with clockwise quarter turns only\n  gen-tables --generators \"R U R' U', D\"\n                              two generators, one a sequence (commas separate them)\n  gen-tables --puzzle 2x2 --generators \"U R F\" --group-metric qtm --circuit\n                              the devil's algorithm of the 2x2: every position once"
 )]
 struct Args {
     /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
@@ -82,6 +83,12 @@ struct Args {
     /// turn generators only) or directed (the generators as given, without inverses).
     #[arg(long, value_enum, default_value_t = GroupMetric::Generators, requires = "generators")]
     group_metric: GroupMetric,
+    /// With --generators: build a devil's algorithm instead of the distance table, a move
+    /// sequence that passes through every position of the group once and returns (a
+    /// Hamiltonian circuit), into circuit-<group>.txt.zst. Generators must be quarter turns of
+    /// two or more faces. `stats circuit FILE` checks one.
+    #[arg(long, requires = "generators", conflicts_with = "compress")]
+    circuit: bool,
 }
 
 fn main() -> ExitCode {
@@ -91,7 +98,11 @@ fn main() -> ExitCode {
         return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
     }
     let ok = if let Some(generators) = &args.generators {
-        build_group(&args, generators)
+        if args.circuit {
+            build_circuit(&args, generators)
+        } else {
+            build_group(&args, generators)
+        }
     } else if args.list {
         list(&args)
     } else if args.verify {
@@ -165,6 +176,59 @@ fn build_all(args: &Args) -> bool {
     ok
 }
 
+/// Whether a subgroup job succeeded; its error, if any, printed.
+fn succeeded(result: Result<(), GroupError>) -> bool {
+    result
+        .inspect_err(|e| eprintln!("gen-tables: error: {e}"))
+        .is_ok()
+}
+
+/// Builds the devil's algorithm of the subgroup `generators` generate and checks it.
+fn build_circuit(args: &Args, generators: &str) -> bool {
+    let result = (|| -> Result<(), GroupError> {
+        let spec = GroupSpec::parse(args.puzzle, generators, args.group_metric)?;
+        group::check_supported(&spec)?;
+        let sizes = Sizes::of(&spec);
+        sizes.check_fits(&spec, available_memory())?;
+        let path = group::circuit_path(&args.data_dir, &spec);
+        let start = Instant::now();
+        let bar = spinner(&format!("circuit of {spec}"));
+        bar.set_message("numbering the positions");
+        let space = group::GroupSpace::new(&spec);
+        let moves = group::build_circuit(&space, &spec, &bar)?;
+        let built = start.elapsed().as_secs_f64();
+        bar.set_message("checking it");
+        group::check_circuit(&space, &moves)?;
+        bar.set_message("writing it");
+        group::write_circuit(&path, &spec, &moves)?;
+        bar.finish_and_clear();
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        if args.json {
+            let line = serde_json::json!({
+                "circuit": spec.to_string(),
+                "moves": moves.len(),
+                "positions": u64::try_from(sizes.order).unwrap_or(u64::MAX),
+                "checked": true,
+                "build_seconds": built,
+                "seconds": start.elapsed().as_secs_f64(),
+                "bytes": bytes,
+                "path": path,
+            });
+            println!("{line}");
+        } else {
+            println!(
+                "circuit of {spec}: {} moves through all {} positions, built in {built:.1} s and checked; {} ({})",
+                thousands(moves.len() as u128),
+                thousands(sizes.order),
+                path.display(),
+                human_bytes(u128::from(bytes))
+            );
+        }
+        Ok(())
+    })();
+    succeeded(result)
+}
+
 /// Builds (or reuses) the table of the subgroup `generators` generate.
 fn build_group(args: &Args, generators: &str) -> bool {
     let result = (|| -> Result<(), GroupError> {
@@ -217,13 +281,7 @@ fn build_group(args: &Args, generators: &str) -> bool {
         );
         Ok(())
     })();
-    match result {
-        Ok(()) => true,
-        Err(e) => {
-            eprintln!("gen-tables: error: {e}");
-            false
-        }
-    }
+    succeeded(result)
 }
 
 fn build_one(args: &Args, id: TableId) -> Result<(), String> {

@@ -90,6 +90,16 @@ enum Command {
         #[arg(long, value_name = "SIX COLOURS")]
         colours: Option<String>,
     },
+    /// Check a devil's algorithm (`gen-tables --circuit`): applied to the solved position, its
+    /// moves must reach every position of the group its header names exactly once and then
+    /// the solved position again. Exits 1 if the file is no such circuit.
+    Circuit {
+        /// The circuit file (circuit-<group>.txt.zst).
+        file: PathBuf,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -100,7 +110,9 @@ fn main() -> ExitCode {
     }
     let data_dir = args.data_dir;
     let Some(command) = args.command else {
-        eprintln!("stats: error: name a command: tables, experiment or plot (see stats --help)");
+        eprintln!(
+            "stats: error: name a command: tables, experiment, plot, draw or circuit (see stats --help)"
+        );
         return ExitCode::from(2);
     };
     let result = match command {
@@ -128,6 +140,7 @@ fn main() -> ExitCode {
             puzzle,
             colours,
         } => draw(&position, &out, puzzle, colours.as_deref()),
+        Command::Circuit { file, json } => circuit(&file, json),
     };
     match result {
         Ok(true) => ExitCode::SUCCESS,
@@ -137,6 +150,41 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Checks a circuit file; false (exit 1) if it is readable but no circuit of its group.
+fn circuit(file: &std::path::Path, json: bool) -> Result<bool, String> {
+    let start = Instant::now();
+    let (spec, moves) = group::read_circuit(file).map_err(|e| e.to_string())?;
+    group::Sizes::of(&spec)
+        .check_fits(&spec, group::available_memory())
+        .map_err(|e| e.to_string())?;
+    let space = group::GroupSpace::new(&spec);
+    let checked = group::move_indices(&spec, &moves)
+        .and_then(|indices| group::check_circuit(&space, &indices));
+    let seconds = start.elapsed().as_secs_f64();
+    if json {
+        let line = serde_json::json!({
+            "file": file,
+            "group": spec.to_string(),
+            "moves": moves.len(),
+            "positions": cubelab::space::StateSpace::reachable(&space),
+            "circuit": checked.is_ok(),
+            "error": checked.as_ref().err().map(|e| e.to_string()),
+            "seconds": seconds,
+        });
+        println!("{line}");
+    } else {
+        match &checked {
+            Ok(()) => println!(
+                "{}: a circuit of {spec}: {} moves, every position once and back to the start (checked in {seconds:.1} s)",
+                file.display(),
+                thousands(moves.len() as u128)
+            ),
+            Err(e) => println!("{}: not a circuit of {spec}: {e}", file.display()),
+        }
+    }
+    Ok(checked.is_ok())
 }
 
 fn draw(

@@ -12,10 +12,15 @@
 //! leads to distance `d - 1`. That holds in every metric, directed ones included: the table
 //! holds the number of moves, as given, that solve each state (see [`GroupSpace`]).
 
+mod circuit;
 mod order;
 mod space;
 mod spec;
 
+pub use circuit::{
+    CircuitError, build_circuit, check_circuit, check_supported, circuit_path, move_indices,
+    read_circuit, write_circuit,
+};
 pub use order::{Perm, group_order};
 pub use space::GroupSpace;
 pub use spec::{GroupMetric, GroupMove, GroupSpec};
@@ -87,6 +92,8 @@ pub enum GroupError {
     Table(#[from] TableError),
     #[error(transparent)]
     Bfs(#[from] BfsError),
+    #[error(transparent)]
+    Circuit(#[from] CircuitError),
     /// A failure outside the group's own logic, already worded (writing a compressed copy).
     #[error("{0}")]
     Other(String),

@@ -213,6 +213,11 @@ impl GroupSpace {
 }
 
 impl GroupSpace {
+    /// Whether the corner permutation of `state` is odd: a quarter turn changes it.
+    pub fn is_odd(&self, state: u64) -> bool {
+        self.corners.states[(state / self.edges.len()) as usize].is_odd()
+    }
+
     /// The state move `turn` leads to from `state`, forwards (as a solution applies it).
     pub fn step(&self, state: u64, turn: usize) -> u64 {
         self.through(state, turn, &self.corners.moves, &self.edges.moves)

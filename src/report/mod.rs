@@ -22,6 +22,17 @@ pub fn progress_bar(len: u64, name: &str) -> ProgressBar {
     bar
 }
 
+/// A spinner for a job of unknown length called `name`, its message saying the stage it is at.
+/// Drawn on standard error, and not at all when that is not a terminal.
+pub fn spinner(name: &str) -> ProgressBar {
+    let bar = ProgressBar::new_spinner();
+    let style = ProgressStyle::with_template(&format!("{{spinner}} {name}: {{msg}} ({{elapsed}})"))
+        .unwrap_or_else(|_| ProgressStyle::default_spinner());
+    bar.set_style(style);
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    bar
+}
+
 /// Largest depth with a state (the histogram's last index).
 pub fn max_depth(histogram: &[u64]) -> usize {
     histogram.len().saturating_sub(1)

@@ -387,7 +387,7 @@ fn write_header_and_payload(
 }
 
 /// Runs `fill` on a temporary file beside `path` and renames it into place once complete.
-fn atomic_write(
+pub(crate) fn atomic_write(
     path: &Path,
     fill: impl FnOnce(&mut BufWriter<&File>) -> std::io::Result<()>,
 ) -> Result<(), TableError> {
