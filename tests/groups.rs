@@ -272,3 +272,19 @@ fn the_committed_2x2_circuit_is_one_and_is_rebuilt_identically() {
         "the construction no longer gives the committed circuit"
     );
 }
+
+/// The devil's algorithm of the 3x3's `<U, R>` committed in `data/` passes the check: all
+/// 73,483,200 positions of the group once (the product of its corner and edge images holds
+/// twice as many states, and the circuit must keep to the group's half), then solved again.
+#[test]
+fn the_committed_3x3_u_r_circuit_is_one() {
+    use cubelab::group::{GroupSpace, check_circuit, circuit_path, move_indices, read_circuit};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let spec = spec(Puzzle::Cube, "U R", GroupMetric::Qtm);
+    let (read_spec, moves) = read_circuit(&circuit_path(&dir, &spec)).expect("the circuit file");
+    assert_eq!(read_spec.to_string(), "3x3 <U, R> in qtm");
+    assert_eq!(moves.len(), 73_483_200);
+    let space = GroupSpace::new(&spec);
+    let indices = move_indices(&spec, &moves).expect("moves of the group");
+    check_circuit(&space, &indices).expect("a circuit");
+}
