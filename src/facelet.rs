@@ -314,12 +314,16 @@ impl Cube3 {
     }
 }
 
+/// The RGB colour of each face's stickers, U R F D L B.
+pub type Palette = [(u8, u8, u8); 6];
+
 /// A sticker string drawn as the unfolded cube: U above, L F R B in a row, D below, each
-/// face as it is seen from outside (the order the string lists it in). With `colour`, every
-/// sticker is also painted in its face's usual colour (ANSI escapes, for a terminal); the
-/// letters stay, so the net reads the same without colour. A string whose length is not six
-/// squares is drawn as one line.
-pub fn net(stickers: &str, colour: bool) -> String {
+/// face as it is seen from outside (the order the string lists it in). With `colours` (the RGB
+/// colour of U R F D L B), every sticker is also painted in its face's colour (24-bit ANSI
+/// escapes, for a terminal), its letter in black or white, whichever shows; the letters stay,
+/// so the net reads the same without colour. A string whose length is not six squares is drawn
+/// as one line.
+pub fn net(stickers: &str, colours: Option<&Palette>) -> String {
     let letters: Vec<char> = stickers.chars().collect();
     let side = match letters.len() {
         24 => 2,
@@ -329,13 +333,15 @@ pub fn net(stickers: &str, colour: bool) -> String {
     let area = side * side;
     let cell = |face: usize, row: usize, column: usize| {
         let letter = letters[face * area + row * side + column];
-        match Face::from_letter(letter).filter(|_| colour) {
-            // 256-colour backgrounds: white, red, green, yellow, orange, blue; black letters.
-            Some(f) => {
-                let background = [15, 160, 34, 226, 208, 27][f.index()];
-                format!("\x1b[48;5;{background}m\x1b[38;5;16m{letter} \x1b[0m")
+        match (Face::from_letter(letter), colours) {
+            (Some(f), Some(colours)) => {
+                let (r, g, b) = colours[f.index()];
+                // Perceived brightness (ITU-R BT.601 weights): dark letters on light stickers.
+                let light = 299 * u32::from(r) + 587 * u32::from(g) + 114 * u32::from(b) > 140_000;
+                let ink = if light { 0 } else { 255 };
+                format!("\x1b[48;2;{r};{g};{b}m\x1b[38;2;{ink};{ink};{ink}m{letter} \x1b[0m")
             }
-            None => format!("{letter} "),
+            _ => format!("{letter} "),
         }
     };
     let row_of =
@@ -660,7 +666,7 @@ mod tests {
     fn the_net_unfolds_the_faces_around_f() {
         let r = Cube3::from_moves(&[Move::new(Face::R, 1)]);
         assert_eq!(
-            net(&r.to_facelets(), false),
+            net(&r.to_facelets(), None),
             concat!(
                 "      U U F\n",
                 "      U U F\n",
@@ -673,9 +679,24 @@ mod tests {
                 "      D D B\n",
             )
         );
-        let pocket = net(&Cube2::SOLVED.to_facelets(), true);
+        let colours = [
+            (255, 255, 255),
+            (200, 0, 0),
+            (0, 150, 0),
+            (255, 255, 0),
+            (255, 128, 0),
+            (0, 0, 200),
+        ];
+        let pocket = net(&Cube2::SOLVED.to_facelets(), Some(&colours));
         assert_eq!(pocket.lines().count(), 6);
-        assert!(pocket.contains("\x1b["), "painted");
-        assert_eq!(net("RU", false), "RU\n");
+        assert!(
+            pocket.contains("\x1b[48;2;255;255;255m\x1b[38;2;0;0;0mU "),
+            "white U, black ink"
+        );
+        assert!(
+            pocket.contains("\x1b[48;2;0;0;200m\x1b[38;2;255;255;255mB "),
+            "blue B, white ink"
+        );
+        assert_eq!(net("RU", Some(&colours)), "RU\n");
     }
 }

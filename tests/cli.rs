@@ -865,6 +865,36 @@ fn print_state_needs_no_tables_and_inverse_rebuilds_the_position() {
         "{shown}"
     );
     assert_eq!(shown.lines().filter(|l| l.starts_with("    ")).count(), 4);
+    // --color always paints in the scheme, --colours names it; bad colours are refused.
+    let painted = text(&solve(&["--print-state", "--color", "always", "R"], None).stdout);
+    assert!(
+        painted.contains("\x1b[48;2;255;255;255m"),
+        "white U: {painted}"
+    );
+    let custom = solve(
+        &[
+            "--print-state",
+            "--color",
+            "always",
+            "--colours",
+            "black red green yellow orange #102030",
+            "R",
+        ],
+        None,
+    );
+    let custom = text(&custom.stdout);
+    assert!(
+        custom.contains("\x1b[48;2;0;0;0m\x1b[38;2;255;255;255mU "),
+        "{custom}"
+    );
+    assert!(custom.contains("\x1b[48;2;16;32;48m"), "{custom}");
+    let bad = solve(&["--print-state", "--colours", "red green", "R"], None);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("six colours"),
+        "{}",
+        text(&bad.stderr)
+    );
     // A random state's inverted solution, applied to a solved cube, is that state.
     let dir = built_dir();
     let out = solve(

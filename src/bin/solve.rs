@@ -2,10 +2,11 @@
 
 use clap::Parser;
 use cubelab::cube::{Cube2, Cube3, Metric, Move, merge_same_face};
-use cubelab::facelet::net;
+use cubelab::facelet::{Palette, net};
 use cubelab::group::{self, GroupError, GroupMetric, GroupSpec, GroupTable};
 use cubelab::notation::format_moves;
 use cubelab::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
+use cubelab::report::picture::Scheme;
 use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
 use cubelab::search::pocket::PocketSolver;
@@ -106,6 +107,14 @@ struct Args {
     /// output; `stats draw` writes a picture file).
     #[arg(long, conflicts_with = "json")]
     show: bool,
+    /// When nets (--show, --print-state) are painted: auto (when standard output is a
+    /// terminal and NO_COLOR is not set), always or never.
+    #[arg(long, value_enum, default_value_t = When::Auto)]
+    color: When,
+    /// The colours nets are painted in, for U R F D L B, by name or #rrggbb (default: white
+    /// red green yellow orange blue, as `stats draw`).
+    #[arg(long, value_name = "SIX COLOURS")]
+    colours: Option<String>,
     /// Print each position instead of solving it: its sticker string, Reid's notation (3x3)
     /// and its net, coloured on a terminal. Needs no tables.
     #[arg(long)]
@@ -260,6 +269,31 @@ impl Outcome {
     }
 }
 
+/// When to paint nets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum When {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The colours to paint nets in, if they are painted (see `--color`).
+fn palette(args: &Args) -> Result<Option<Palette>, String> {
+    let scheme = match &args.colours {
+        Some(text) => Scheme::parse(text).map_err(|e| e.to_string())?,
+        None => Scheme::STANDARD,
+    };
+    let paint = match args.color {
+        When::Always => true,
+        When::Never => false,
+        When::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    Ok(paint.then(|| *scheme.colours()))
+}
+
 fn main() -> ExitCode {
     cubelab::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
@@ -283,6 +317,7 @@ fn main() -> ExitCode {
 
 /// Solves and prints every position as it is read; true if every one was solved optimally.
 fn run(args: &Args) -> Result<bool, String> {
+    let palette = palette(args)?;
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -311,7 +346,7 @@ fn run(args: &Args) -> Result<bool, String> {
             text.and_then(|t| parse_position(&t, args.puzzle, form).map_err(|e| e.to_string()));
         if args.print_state {
             let mut out = stdout.lock();
-            if write_state(&mut out, args, &shown, &position)
+            if write_state(&mut out, args, palette.as_ref(), &shown, &position)
                 .and_then(|()| out.flush())
                 .is_err()
             {
@@ -335,8 +370,12 @@ fn run(args: &Args) -> Result<bool, String> {
             write_json(&mut out, args, &shown, puzzle, &outcome)
         } else {
             write_text(&mut out, args, &shown, &outcome).and_then(|()| match &position {
-                Ok(Position::Pocket(c)) if args.show => write_net(&mut out, &c.to_facelets()),
-                Ok(Position::Cube(c)) if args.show => write_net(&mut out, &c.to_facelets()),
+                Ok(Position::Pocket(c)) if args.show => {
+                    write_net(&mut out, palette.as_ref(), &c.to_facelets())
+                }
+                Ok(Position::Cube(c)) if args.show => {
+                    write_net(&mut out, palette.as_ref(), &c.to_facelets())
+                }
                 _ => Ok(()),
             })
         };
@@ -356,6 +395,7 @@ fn run(args: &Args) -> Result<bool, String> {
 fn write_state(
     out: &mut impl Write,
     args: &Args,
+    palette: Option<&Palette>,
     shown: &str,
     position: &Result<Position, String>,
 ) -> std::io::Result<()> {
@@ -390,13 +430,16 @@ fn write_state(
     if let Some(reid) = &reid {
         writeln!(out, "  reid:     {reid}")?;
     }
-    write_net(out, &stickers)
+    write_net(out, palette, &stickers)
 }
 
-/// A sticker string as the unfolded cube, indented, coloured on a terminal.
-fn write_net(out: &mut impl Write, stickers: &str) -> std::io::Result<()> {
-    let colour = std::io::stdout().is_terminal();
-    for line in net(stickers, colour).lines() {
+/// A sticker string as the unfolded cube, indented, painted in `palette` if given.
+fn write_net(
+    out: &mut impl Write,
+    palette: Option<&Palette>,
+    stickers: &str,
+) -> std::io::Result<()> {
+    for line in net(stickers, palette).lines() {
         writeln!(out, "  {line}")?;
     }
     writeln!(out)

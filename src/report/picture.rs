@@ -3,6 +3,7 @@
 
 use super::chart::{ChartError, ChartFormat};
 use crate::cube::Face;
+use crate::facelet::Palette;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -10,7 +11,7 @@ use std::path::Path;
 /// The colour of each face's stickers, in face order U R F D L B.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scheme {
-    colours: [(u8, u8, u8); 6],
+    colours: Palette,
 }
 
 /// Colour names a scheme may use, with their RGB values.
@@ -58,6 +59,11 @@ impl Scheme {
             *slot = colour(word).ok_or_else(|| SchemeError::Unknown(word.to_string()))?;
         }
         Ok(Scheme { colours })
+    }
+
+    /// The RGB colour of each face, U R F D L B.
+    pub fn colours(&self) -> &Palette {
+        &self.colours
     }
 
     fn of(&self, face: Face) -> RGBColor {
