@@ -26,6 +26,8 @@ use std::time::Instant;
 
 /// Marks a state not yet reached in a 4-bit table while the search runs (and unreachable after).
 pub const UNREACHED: u8 = 0xF;
+/// Marks a state not reached in a byte table.
+pub const UNREACHED_BYTE: u8 = 0xFF;
 /// Largest depth a 4-bit entry holds.
 pub const MAX_DEPTH: usize = 14;
 /// Largest depth a byte entry holds.
@@ -90,7 +92,7 @@ impl<const BITS: u32> Cells<BITS> {
     fn new(entries: u64) -> Self {
         let bytes = entries.div_ceil(Self::PER_BYTE);
         Cells {
-            bytes: (0..bytes).map(|_| AtomicU8::new(0xFF)).collect(),
+            bytes: (0..bytes).map(|_| AtomicU8::new(UNREACHED_BYTE)).collect(),
         }
     }
 

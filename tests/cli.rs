@@ -1328,6 +1328,35 @@ fn circuits_are_built_and_checked() {
     assert_eq!(line["circuit"], false);
     assert!(line["error"].as_str().unwrap().contains("move"), "{line}");
 
+    // One flipped bit of the compressed file: refused (a line that no longer parses, or the
+    // checksum at the end of the stream), never misread.
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x10;
+    let flipped = dir.path().join("flipped.txt.zst");
+    std::fs::write(&flipped, bytes).unwrap();
+    let out = stats(&["circuit", flipped.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("flipped.txt.zst"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // More moves than the group has positions: refused as they are read.
+    indices.swap(100, 101);
+    let mut longer = indices.clone();
+    longer.extend_from_slice(&indices[..10]);
+    let long = dir.path().join("long.txt.zst");
+    cubelab::group::write_circuit(&long, &spec, &longer).unwrap();
+    let out = stats(&["circuit", long.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("more moves than the group's 29160"),
+        "{}",
+        text(&out.stderr)
+    );
+
     let garbage = dir.path().join("garbage.txt.zst");
     std::fs::write(&garbage, b"not compressed").unwrap();
     let out = stats(&["circuit", garbage.to_str().unwrap()]);

@@ -37,13 +37,14 @@
 //! among single turns (`U` and `U'` around `U²`) join positions that lie on one cycle already.
 
 use super::{GroupMetric, GroupSpace, GroupSpec};
+use crate::bfs::{BfsError, UNREACHED_BYTE, breadth_first};
 use crate::cube::Move;
 use crate::notation::{format_moves, parse_moves};
 use crate::position::Puzzle;
 use crate::report::thousands;
-use crate::table::TableError;
+use crate::table::{Encoding, TableError};
 use indicatif::ProgressBar;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Why no circuit was built, or why a move sequence is not a circuit of the group.
@@ -56,6 +57,8 @@ pub enum CircuitError {
     Unsupported(String),
     #[error("the circuit has {found} moves; the group has {expected} positions")]
     Length { found: u64, expected: u64 },
+    #[error("the circuit has more moves than the group's {expected} positions (by line {line})")]
+    TooLong { expected: u128, line: usize },
     #[error("move {at} ({turn}) is not a move of the group")]
     NoSuchMove { at: u64, turn: String },
     #[error("move {at} returns to the position first reached after move {first}")]
@@ -68,6 +71,8 @@ pub enum CircuitError {
     Format { path: PathBuf, message: String },
     #[error(transparent)]
     Table(#[from] TableError),
+    #[error(transparent)]
+    Bfs(#[from] BfsError),
 }
 
 /// The moves of a group as the construction uses them.
@@ -300,27 +305,20 @@ impl Builder<'_> {
 }
 
 /// Which states of the space are positions of the group: all of them where the space is the
-/// group, else those a search from the solved state reaches (for the 3x3's `<U, R>` the product
-/// of corner and edge images is twice the group, and the other half must not be toured).
-fn members(space: &GroupSpace) -> Vec<bool> {
-    use crate::space::{MoveSpace, StateSpace};
-    let size = space.size() as usize;
+/// group, else those the breadth-first engine reaches from solved (for the 3x3's `<U, R>` the
+/// product of corner and edge images is twice the group, and the other half must not be
+/// toured).
+fn members(space: &GroupSpace) -> Result<Vec<bool>, BfsError> {
+    use crate::space::StateSpace;
     if space.size() == space.reachable() {
-        return vec![true; size];
+        return Ok(vec![true; space.size() as usize]);
     }
-    let mut member = vec![false; size];
-    member[0] = true;
-    let mut queue = vec![0u64];
-    while let Some(x) = queue.pop() {
-        for turn in 0..space.move_count() {
-            let y = space.step(x, turn);
-            if !member[y as usize] {
-                member[y as usize] = true;
-                queue.push(y);
-            }
-        }
-    }
-    member
+    let outcome = breadth_first(space, Encoding::Byte, &ProgressBar::hidden())?;
+    Ok(outcome
+        .packed
+        .iter()
+        .map(|&entry| entry != UNREACHED_BYTE)
+        .collect())
 }
 
 /// Whether circuits of `spec`'s group can be built: its generators must be quarter turns of
@@ -340,7 +338,7 @@ pub fn build_circuit(
     let turns = Turns::of(spec)?;
     let states = space.size() as usize;
     progress.set_message("finding the group's positions");
-    let even: Vec<bool> = members(space)
+    let even: Vec<bool> = members(space)?
         .into_iter()
         .enumerate()
         .map(|(x, member)| member && !space.is_odd(x as u64))
@@ -456,6 +454,8 @@ pub fn write_circuit(path: &Path, spec: &GroupSpec, moves: &[u8]) -> Result<(), 
     let generators: Vec<String> = spec.generators.iter().map(|g| format_moves(g)).collect();
     crate::table::atomic_write(path, |out| {
         let mut z = zstd::stream::write::Encoder::new(out, LEVEL)?;
+        // A damaged file then fails to decompress instead of reading as other moves.
+        z.include_checksum(true)?;
         writeln!(
             z,
             "# cubelab circuit: every position of the group once, then back"
@@ -474,7 +474,13 @@ pub fn write_circuit(path: &Path, spec: &GroupSpec, moves: &[u8]) -> Result<(), 
     Ok(())
 }
 
-/// Reads a circuit file: the group its header names, and its moves.
+/// Longest line a circuit file may have (ours hold 30 moves, under 100 bytes): a file that is
+/// one endless line is refused rather than read into memory.
+const MAX_LINE: u64 = 1 << 16;
+
+/// Reads a circuit file: the group its header names, and its moves. The header comes first;
+/// the moves are counted against the group's order as they are read, so that a file of more
+/// moves than the group has positions is refused without holding them all.
 pub fn read_circuit(path: &Path) -> Result<(GroupSpec, Vec<Move>), CircuitError> {
     let format = |message: String| CircuitError::Format {
         path: path.to_path_buf(),
@@ -487,39 +493,81 @@ pub fn read_circuit(path: &Path) -> Result<(GroupSpec, Vec<Move>), CircuitError>
         })
     };
     let file = std::fs::File::open(path).map_err(io)?;
-    let reader = BufReader::new(zstd::stream::read::Decoder::new(file).map_err(io)?);
+    let mut reader = BufReader::new(zstd::stream::read::Decoder::new(file).map_err(io)?);
     let (mut puzzle, mut generators, mut metric) = (None, None, None);
+    let mut group: Option<(GroupSpec, u128)> = None;
     let mut moves = Vec::new();
-    for (number, line) in reader.lines().enumerate() {
-        let line = line.map_err(|e| format(format!("not a zstd-compressed text file ({e})")))?;
-        if let Some(header) = line.strip_prefix('#') {
-            let Some((key, value)) = header.split_once(':') else {
-                continue;
-            };
-            let value = value.trim().to_string();
-            match key.trim() {
-                "puzzle" => puzzle = Some(value),
-                "generators" => generators = Some(value),
-                "metric" => metric = Some(value),
-                _ => {}
+    let mut line = Vec::new();
+    for number in 1.. {
+        line.clear();
+        let read = (&mut reader)
+            .take(MAX_LINE)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| format(format!("not a zstd-compressed file, or damaged ({e})")))?;
+        if read == 0 {
+            break;
+        }
+        if line.last() != Some(&b'\n') && read as u64 == MAX_LINE {
+            return Err(format(format!(
+                "line {number} is longer than {MAX_LINE} bytes"
+            )));
+        }
+        let text = std::str::from_utf8(&line)
+            .map_err(|_| format(format!("line {number} is not UTF-8 text")))?
+            .trim();
+        if let Some(header) = text.strip_prefix('#') {
+            if let Some((key, value)) = header.split_once(':') {
+                let value = Some(value.trim().to_string());
+                match key.trim() {
+                    "puzzle" => puzzle = value,
+                    "generators" => generators = value,
+                    "metric" => metric = value,
+                    _ => {}
+                }
             }
-        } else {
-            let turns =
-                parse_moves(&line).map_err(|e| format(format!("line {}: {e}", number + 1)))?;
-            moves.extend(turns);
+            continue;
+        }
+        let (_, order) = match &group {
+            Some(known) => known,
+            None => {
+                let spec = header_group(&puzzle, &generators, &metric).map_err(&format)?;
+                let order = super::Sizes::of(&spec).order;
+                group.insert((spec, order))
+            }
+        };
+        let turns = parse_moves(text).map_err(|e| format(format!("line {number}: {e}")))?;
+        moves.extend(turns);
+        if moves.len() as u128 > *order {
+            return Err(CircuitError::TooLong {
+                expected: *order,
+                line: number,
+            });
         }
     }
-    let missing = |key: &str| format(format!("the header names no {key} (a `# {key}:` line)"));
-    let puzzle = puzzle.ok_or_else(|| missing("puzzle"))?;
-    let puzzle = <Puzzle as clap::ValueEnum>::from_str(&puzzle, true)
-        .map_err(|_| format(format!("unknown puzzle {puzzle}")))?;
-    let metric = metric.ok_or_else(|| missing("metric"))?;
-    let metric = <GroupMetric as clap::ValueEnum>::from_str(&metric, true)
-        .map_err(|_| format(format!("unknown metric {metric}")))?;
-    let generators = generators.ok_or_else(|| missing("generators"))?;
-    let spec = GroupSpec::parse(puzzle, &generators, metric)
-        .map_err(|e| format(format!("generators {generators}: {e}")))?;
+    let spec = match group {
+        Some((spec, _)) => spec,
+        None => header_group(&puzzle, &generators, &metric).map_err(&format)?,
+    };
     Ok((spec, moves))
+}
+
+/// The group a circuit file's header names, or what is wrong with the header.
+fn header_group(
+    puzzle: &Option<String>,
+    generators: &Option<String>,
+    metric: &Option<String>,
+) -> Result<GroupSpec, String> {
+    let missing =
+        |key: &str| format!("the header names no {key} (a `# {key}:` line before the moves)");
+    let puzzle = puzzle.as_ref().ok_or_else(|| missing("puzzle"))?;
+    let puzzle = <Puzzle as clap::ValueEnum>::from_str(puzzle, true)
+        .map_err(|_| format!("unknown puzzle {puzzle}"))?;
+    let metric = metric.as_ref().ok_or_else(|| missing("metric"))?;
+    let metric = <GroupMetric as clap::ValueEnum>::from_str(metric, true)
+        .map_err(|_| format!("unknown metric {metric}"))?;
+    let generators = generators.as_ref().ok_or_else(|| missing("generators"))?;
+    GroupSpec::parse(puzzle, generators, metric)
+        .map_err(|e| format!("generators {generators}: {e}"))
 }
 
 /// The moves of a circuit as indices into `spec.moves()`; an error names the first move that

@@ -331,7 +331,7 @@ impl GroupTable {
     pub fn distance(&self, cube: &Cube3) -> Result<u8, GroupError> {
         let state = self.space.index(cube)?;
         match self.table.entry(state) {
-            0xFF => Err(GroupError::NotInGroup),
+            crate::bfs::UNREACHED_BYTE => Err(GroupError::NotInGroup),
             d => Ok(d),
         }
     }

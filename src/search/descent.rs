@@ -63,7 +63,7 @@ pub fn exact_distance(
 ) -> Option<u8> {
     match encoding {
         Encoding::Nibble => Some(nibble(table, state)).filter(|&d| d != crate::bfs::UNREACHED),
-        Encoding::Byte => Some(table[state as usize]).filter(|&d| d != 0xFF),
+        Encoding::Byte => Some(table[state as usize]).filter(|&d| d != crate::bfs::UNREACHED_BYTE),
         Encoding::Mod3 => {
             let mut steps = 0u8;
             while state != goal {

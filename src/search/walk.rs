@@ -146,8 +146,8 @@ pub struct Shared {
     /// when the coordinates do not determine the position.
     pub cubies: bool,
     /// The symmetries of a cyclic position (see [`PositionSymmetry::is_cyclic`]), whose paths
-    /// are judged at every complete run; `None` for every other position. The walk then
-    /// extends the near end only.
+    /// are judged at every complete run; `None` for every other position. Such iterations
+    /// turn no node around (`turn_around` is false), so that paths are solutions' beginnings.
     pub shifts: Option<PositionSymmetry>,
     /// Lowest subtree number that found a solution.
     pub first_found: AtomicUsize,
@@ -425,8 +425,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             frame.kept[entered] = child;
             entered += 1;
         }
-        let forward_only =
-            shared.forward_prefixes && self.split.is_some() || shared.shifts.is_some();
+        let forward_only = shared.forward_prefixes && self.split.is_some();
         if H::BIDIRECTIONAL && shared.turn_around && !forward_only {
             for k in 0..entered {
                 let mut child = self.frames[depth].kept[k];
