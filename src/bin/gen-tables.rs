@@ -132,7 +132,10 @@ fn selection(args: &Args) -> Vec<TableId> {
             Some(MetricChoice::Both) => &Metric::BOTH,
             None => default_metrics(kind),
         };
-        for &metric in metrics {
+        // A kind named without a metric it has is an error when built; the default set and
+        // `--metric both` just leave those out (the phase-2 tables have no QTM form).
+        let named = !args.tables.is_empty() && args.metric != Some(MetricChoice::Both);
+        for &metric in metrics.iter().filter(|&&m| named || kind.has_metric(m)) {
             // A kind's own encoding (based for the coset tables), unless mod 3 is asked for.
             let id = TableId::new(kind, metric);
             let id = if args.encoding == Encoding::Mod3 {

@@ -4,7 +4,9 @@ pub mod corners;
 pub mod edges;
 pub mod phase1;
 pub mod pocket;
+pub mod stages;
 pub mod twisted;
+pub mod twophase;
 pub mod ud;
 
 use crate::bfs::{BfsError, BfsOutcome, Pass, breadth_first, breadth_first_rows};
@@ -27,6 +29,9 @@ pub fn entries(kind: TableKind) -> u64 {
         | TableKind::UdLayersF4
         | TableKind::UdF12
         | TableKind::UdOrderF8 => kind.ud_shape().map_or(0, |shape| shape.entries()),
+        TableKind::Phase1Sym => twophase::PHASE1_ENTRIES,
+        TableKind::Phase2 => twophase::PHASE2_ENTRIES,
+        TableKind::Phase2Slice => twophase::PHASE2_SLICE_ENTRIES,
         // A subgroup's size is its generators' (see `group::Sizes`).
         TableKind::Group => 0,
     }
@@ -77,7 +82,11 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
         Some(_) => 12.0e6,
         None => 15.0e6,
     };
-    (entries.div_ceil(2), entries as f64 / per_core_second)
+    let bytes = match kind {
+        TableKind::Phase2 => entries,
+        _ => entries.div_ceil(2),
+    };
+    (bytes, entries as f64 / per_core_second)
 }
 
 /// The size of table `id`'s file.
@@ -110,6 +119,7 @@ pub fn catalogue() -> Vec<TableId> {
     TableKind::ALL
         .iter()
         .flat_map(|&kind| Metric::BOTH.map(|metric| TableId::new(kind, metric)))
+        .filter(|id| id.kind.has_metric(id.metric))
         .collect()
 }
 
@@ -123,6 +133,8 @@ pub enum BuildError {
     Group,
     #[error("{0} tables are built with their own 2-bit encoding, not {1}")]
     Encoding(&'static str, &'static str),
+    #[error("{0} tables count H's own moves, the half-turn metric's: build them with --metric htm")]
+    Metric(&'static str),
 }
 
 /// A table written: its header, and the passes of the search that built it.
@@ -167,6 +179,20 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, B
                 histogram: exact.histogram,
                 passes: exact.passes,
             }
+        }
+        TableKind::Phase1Sym => breadth_first(
+            &twophase::SymProductSpace::phase1(metric),
+            encoding,
+            progress,
+        )?,
+        TableKind::Phase2 | TableKind::Phase2Slice if metric != Metric::Htm => {
+            return Err(BuildError::Metric(id.kind.name()));
+        }
+        TableKind::Phase2 => {
+            breadth_first(&twophase::SymProductSpace::phase2(), encoding, progress)?
+        }
+        TableKind::Phase2Slice => {
+            breadth_first(&twophase::Phase2SliceSpace::new(), encoding, progress)?
         }
         TableKind::Group => return Err(BuildError::Group),
     };

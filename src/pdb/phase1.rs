@@ -89,7 +89,7 @@ impl Phase1Coord {
 }
 
 /// Corners twisted as `twist` ranks, in their home slots.
-fn corners_with_twist(twist: u64) -> Corners {
+pub(crate) fn corners_with_twist(twist: u64) -> Corners {
     let mut corners = Corners::SOLVED;
     unrank_digits(twist, 3, &mut corners.ori[..7]);
     let sum: u8 = corners.ori[..7].iter().sum();
@@ -98,7 +98,7 @@ fn corners_with_twist(twist: u64) -> Corners {
 }
 
 /// Edges flipped as `flip` ranks, in their home slots.
-fn edges_with_flip(flip: u64) -> Edges {
+pub(crate) fn edges_with_flip(flip: u64) -> Edges {
     let mut edges = Edges::SOLVED;
     unrank_digits(flip, 2, &mut edges.ori[..11]);
     edges.ori[11] = edges.ori[..11].iter().sum::<u8>() % 2;
@@ -107,7 +107,7 @@ fn edges_with_flip(flip: u64) -> Edges {
 
 /// Edges with the E-slice pieces in the slots of slice rank `slice`, the others filling the
 /// remaining slots in order.
-fn edges_with_slice(slice: u64) -> Edges {
+pub(crate) fn edges_with_slice(slice: u64) -> Edges {
     let slots = unrank_combination(slice, 4);
     let mut edges = Edges::SOLVED;
     let (mut slice_piece, mut other_piece) = (FIRST_SLICE_EDGE, 0);

@@ -1,6 +1,7 @@
 //! Published distance distributions that tables are checked against: the 2x2x2 (OEIS A079761,
 //! A079762, and with clockwise turns only A152169), the 3x3x3 corners in HTM (Korf 1997), the
-//! phase-1 cosets in both metrics (Dik Winter 1992, Michael Reid 1995), the squares group (OEIS
+//! phase-1 cosets in both metrics (Dik Winter 1992, Michael Reid 1995; the symmetry-reduced table's
+//! entries weighted by the positions each stands for), the squares group (OEIS
 //! A080627) and `<U, R>` in quarter turns (A080628). The files are the test data's own.
 
 use crate::cube::Metric;
@@ -23,8 +24,8 @@ pub fn published_histogram(id: TableId) -> Option<Vec<u64>> {
         (TableKind::Pocket, Metric::Htm) => POCKET_HTM,
         (TableKind::Pocket, Metric::Qtm) => POCKET_QTM,
         (TableKind::Corners, Metric::Htm) => CORNERS_HTM,
-        (TableKind::Phase1, Metric::Htm) => PHASE1_HTM,
-        (TableKind::Phase1, Metric::Qtm) => PHASE1_QTM,
+        (TableKind::Phase1 | TableKind::Phase1Sym, Metric::Htm) => PHASE1_HTM,
+        (TableKind::Phase1 | TableKind::Phase1Sym, Metric::Qtm) => PHASE1_QTM,
         _ => return None,
     };
     Some(parse(text))

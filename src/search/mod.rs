@@ -4,8 +4,10 @@ pub mod canonical;
 pub mod descent;
 pub mod heuristic;
 pub mod ida;
+pub mod layers;
 pub mod pocket;
 pub mod symmetry;
+pub mod twophase;
 mod walk;
 
 /// A search that failed. Both variants mean a damaged or wrong table, never bad input: input is

@@ -71,10 +71,22 @@ pub enum TableKind {
     /// [`crate::group`]); the header's `group` says which. Built by `gen-tables --generators`.
     #[value(skip)]
     Group,
+    /// Kociemba's phase-1 coordinate reduced by the 16 U-D symmetries (flip-and-slice classes
+    /// x twist): 140,908,410 entries, the two-phase solver's first table (see `pdb::twophase`).
+    /// Declared after `Group`, as headers store a kind by its place in this list.
+    #[value(name = "phase1-sym")]
+    Phase1Sym,
+    /// Within <U, D, R2, L2, F2, B2>: corner permutation classes x the U- and D-layer edges'
+    /// permutation: 111,605,760 entries, the two-phase solver's phase-2 table.
+    Phase2,
+    /// Within <U, D, R2, L2, F2, B2>: corner permutation x E-slice edge order: 967,680
+    /// entries, beside `phase2`.
+    #[value(name = "phase2-slice")]
+    Phase2Slice,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 11] = [
+    pub const ALL: [TableKind; 14] = [
         TableKind::Pocket,
         TableKind::Corners,
         TableKind::Edges6,
@@ -86,10 +98,36 @@ impl TableKind {
         TableKind::UdLayersF4,
         TableKind::UdF12,
         TableKind::UdOrderF8,
+        TableKind::Phase1Sym,
+        TableKind::Phase2,
+        TableKind::Phase2Slice,
     ];
 
     /// The tables `gen-tables` builds when none are named: those the solvers read by default.
-    pub const DEFAULT: [TableKind; 2] = [TableKind::Pocket, TableKind::UdLayersF4];
+    pub const DEFAULT: [TableKind; 6] = [
+        TableKind::Pocket,
+        TableKind::Corners,
+        TableKind::Phase1Sym,
+        TableKind::Phase2,
+        TableKind::Phase2Slice,
+        TableKind::UdLayersF4,
+    ];
+
+    /// The two-phase solver's tables.
+    pub const TWO_PHASE: [TableKind; 3] = [
+        TableKind::Phase1Sym,
+        TableKind::Phase2,
+        TableKind::Phase2Slice,
+    ];
+
+    /// Whether the kind has a table in `metric`. The phase-2 tables count in H's own moves,
+    /// the half-turn metric's (see `pdb::twophase`).
+    pub const fn has_metric(self, metric: Metric) -> bool {
+        !matches!(
+            (self, metric),
+            (TableKind::Phase2 | TableKind::Phase2Slice, Metric::Qtm)
+        )
+    }
 
     /// The name used on the command line and in file names.
     pub const fn name(self) -> &'static str {
@@ -106,6 +144,9 @@ impl TableKind {
             TableKind::UdF12 => "ud-f12",
             TableKind::UdOrderF8 => "ud-order-f8",
             TableKind::Group => "group",
+            TableKind::Phase1Sym => "phase1-sym",
+            TableKind::Phase2 => "phase2",
+            TableKind::Phase2Slice => "phase2-slice",
         }
     }
 
@@ -185,11 +226,14 @@ pub struct TableId {
 }
 
 impl TableId {
-    /// A table in its kind's own encoding: based for the `ud` coset tables, exact 4-bit
-    /// distances for the others.
+    /// A table in its kind's own encoding: based for the `ud` coset tables, bytes for
+    /// `phase2`, exact 4-bit distances for the others.
     pub const fn new(kind: TableKind, metric: Metric) -> TableId {
         let encoding = if kind.ud_shape().is_some() {
             Encoding::Based
+        } else if matches!(kind, TableKind::Phase2) {
+            // Its distances reach 18, beyond what four bits hold.
+            Encoding::Byte
         } else {
             Encoding::Nibble
         };

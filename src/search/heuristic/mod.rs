@@ -172,9 +172,13 @@ impl AnyHeuristic {
     }
 }
 
-/// The tables the heuristic of `kind` reads: the corner table beside a Korf or phase-1 table.
+/// The tables the heuristic of `kind` reads: the corner table beside a Korf or phase-1 table;
+/// the two-phase solver's three together.
 fn tables_read(kind: TableKind) -> Vec<TableKind> {
     match kind {
+        TableKind::Phase1Sym | TableKind::Phase2 | TableKind::Phase2Slice => {
+            TableKind::TWO_PHASE.to_vec()
+        }
         TableKind::Edges6 | TableKind::Edges7 | TableKind::Phase1 => {
             vec![TableKind::Corners, kind]
         }
@@ -185,7 +189,11 @@ fn tables_read(kind: TableKind) -> Vec<TableKind> {
 /// One error naming every table of `kind`'s heuristic missing from `dir`, with sizes, build
 /// times and the one command that builds them all (naming them one at a time sent a user
 /// through a build per table).
-fn missing_tables(dir: &Path, metric: Metric, kind: TableKind) -> Result<(), TableError> {
+pub(crate) fn missing_tables(
+    dir: &Path,
+    metric: Metric,
+    kind: TableKind,
+) -> Result<(), TableError> {
     let missing: Vec<TableId> = tables_read(kind)
         .into_iter()
         .map(|k| TableId::new(k, metric))
@@ -234,6 +242,10 @@ fn cheaper_alternative(
     kind: TableKind,
     cores: usize,
 ) -> Option<String> {
+    // The two-phase and layer solvers read these; no other heuristic stands in for them.
+    if TableKind::TWO_PHASE.contains(&kind) {
+        return None;
+    }
     let present = |k: TableKind| {
         tables_read(k)
             .into_iter()
@@ -260,7 +272,7 @@ fn cheaper_alternative(
 }
 
 /// Maps a table for a search: checked, and kept resident (see [`Table::keep_resident`]).
-fn open_table(dir: &Path, id: TableId) -> Result<Table, TableError> {
+pub(crate) fn open_table(dir: &Path, id: TableId) -> Result<Table, TableError> {
     let table = Table::open(dir, id, Verify::IfNew)?;
     table.keep_resident();
     Ok(table)
@@ -285,7 +297,7 @@ fn turns_through(rotation: &Rotation, moves: &[Move]) -> Turns {
 /// opened: the hot loops read through this instead of through the table's mapping at every
 /// read, which cost a tenth of the instructions per node.
 #[derive(Clone, Copy)]
-struct Entries {
+pub(crate) struct Entries {
     ptr: *const u8,
     len: usize,
 }
@@ -298,7 +310,7 @@ impl Entries {
     /// The payload of `table`. The caller keeps `table` alive, unmoved in its mapping, for as
     /// long as the view is used: every heuristic holds the tables next to their views and
     /// drops them together. (Moving a `Table` does not move its mapping.)
-    fn of(table: &Table) -> Entries {
+    pub(crate) fn of(table: &Table) -> Entries {
         Entries::of_bytes(table.payload())
     }
 
@@ -319,13 +331,19 @@ impl Entries {
 
     /// The 4-bit entry `index`.
     #[inline(always)]
-    fn nibble(&self, index: u64) -> u8 {
+    pub(crate) fn nibble(&self, index: u64) -> u8 {
         crate::table::nibble(self.bytes(), index)
+    }
+
+    /// The byte entry `index`.
+    #[inline(always)]
+    pub(crate) fn byte(&self, index: u64) -> u8 {
+        self.bytes()[index as usize]
     }
 
     /// Asks for the byte holding 4-bit entry `index`.
     #[inline(always)]
-    fn prefetch_nibble(&self, index: u64) {
+    pub(crate) fn prefetch_nibble(&self, index: u64) {
         crate::space::prefetch(self.bytes(), (index / 2) as usize);
     }
 }

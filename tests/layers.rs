@@ -1,0 +1,138 @@
+//! The staged solver: every stage reaches its goal without undoing the ones before, the whole
+//! solves the position, and the cross is the shortest one (against a search of its own).
+
+mod common;
+
+use common::BuiltTables;
+use cubelab::cube::{Cube3, Face, Metric};
+use cubelab::notation::parse_moves;
+use cubelab::search::layers::{LayersSolver, Step};
+use cubelab::table::TableKind;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+/// The corner table, and the smallest coset table for the last step's optimal search.
+fn solver() -> &'static LayersSolver {
+    static TABLES: OnceLock<BuiltTables> = OnceLock::new();
+    static SOLVER: OnceLock<LayersSolver> = OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        BuiltTables::build_in(&[TableKind::Corners, TableKind::UdF4], &[Metric::Htm])
+    });
+    SOLVER.get_or_init(|| LayersSolver::open(&tables.path, TableKind::UdF4).unwrap())
+}
+
+fn edge_home(cube: &Cube3, piece: usize) -> bool {
+    cube.edges.perm[piece] == piece as u8 && cube.edges.ori[piece] == 0
+}
+
+fn corner_home(cube: &Cube3, piece: usize) -> bool {
+    cube.corners.perm[piece] == piece as u8 && cube.corners.ori[piece] == 0
+}
+
+/// What must hold after each stage, read from the cubies here rather than from the solver.
+fn stage_done(cube: &Cube3, stage: &str) -> bool {
+    let cross = (4..8).all(|e| edge_home(cube, e));
+    let first_layer = cross && (4..8).all(|c| corner_home(cube, c));
+    let two_layers = first_layer && (8..12).all(|e| edge_home(cube, e));
+    let edges_oriented = cube.edges.ori.iter().all(|&o| o == 0);
+    let oriented = edges_oriented && cube.corners.ori.iter().all(|&o| o == 0);
+    match stage {
+        "cross" => cross,
+        "first-layer corners" => first_layer,
+        "second layer" => two_layers,
+        "last-layer cross" => two_layers && edges_oriented,
+        "last-layer orientation" => two_layers && oriented,
+        "last-layer permutation" => cube.is_solved(),
+        _ => false,
+    }
+}
+
+fn check(cube: &Cube3, steps: &[Step]) {
+    let stages: Vec<&str> = steps.iter().map(|s| s.stage).collect();
+    let mut expected = vec!["cross"];
+    expected.extend(["first-layer corners"; 4]);
+    expected.extend(["second layer"; 4]);
+    expected.extend([
+        "last-layer cross",
+        "last-layer orientation",
+        "last-layer permutation",
+        "last-layer permutation",
+    ]);
+    assert_eq!(stages, expected);
+    let mut position = *cube;
+    for (i, step) in steps.iter().enumerate() {
+        position = position.apply_all(&step.moves);
+        let stage_ends = steps.get(i + 1).is_none_or(|next| next.stage != step.stage);
+        if stage_ends {
+            assert!(stage_done(&position, step.stage), "{}", step.stage);
+        }
+    }
+    assert!(position.is_solved());
+}
+
+#[test]
+fn random_positions_are_solved_stage_by_stage() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
+    for _ in 0..20 {
+        let cube = Cube3::random(&mut rng);
+        let steps = solver().solve(&cube).unwrap();
+        check(&cube, &steps);
+    }
+}
+
+#[test]
+fn finished_stages_take_no_moves() {
+    let steps = solver().solve(&Cube3::SOLVED).unwrap();
+    check(&Cube3::SOLVED, &steps);
+    assert!(steps.iter().all(|s| s.moves.is_empty()));
+    // One turn of the last layer: everything is done but the permutation, one move.
+    let cube = Cube3::from_moves(&parse_moves("U").unwrap());
+    let steps = solver().solve(&cube).unwrap();
+    check(&cube, &steps);
+    let lengths: Vec<usize> = steps.iter().map(|s| s.moves.len()).collect();
+    assert_eq!(lengths.iter().sum::<usize>(), 1);
+}
+
+/// The cross step is as short as any cross: against a breadth-first search of the four D-layer
+/// edges' places and flips by cubies.
+#[test]
+fn the_cross_is_the_shortest_cross() {
+    let key = |c: &Cube3| -> [u8; 8] {
+        let mut key = [0u8; 8];
+        for (i, piece) in (4..8u8).enumerate() {
+            let slot = c.edges.perm.iter().position(|&p| p == piece).unwrap();
+            key[2 * i] = slot as u8;
+            key[2 * i + 1] = c.edges.ori[slot];
+        }
+        key
+    };
+    let moves = Metric::Htm.generators(&Face::ALL);
+    let mut distance = HashMap::from([(key(&Cube3::SOLVED), 0u8)]);
+    let mut frontier = vec![Cube3::SOLVED];
+    let mut depth = 0;
+    while !frontier.is_empty() {
+        depth += 1;
+        let mut next = Vec::new();
+        for cube in &frontier {
+            for &m in &moves {
+                let moved = cube.apply(m);
+                distance.entry(key(&moved)).or_insert_with(|| {
+                    next.push(moved);
+                    depth
+                });
+            }
+        }
+        frontier = next;
+    }
+    assert_eq!(distance.len(), 190_080);
+    // The cross pieces' places move with the moves alone, so a sequence that takes a
+    // position's cross home, inverted, takes home to the position's cross: the distances agree.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
+    for _ in 0..30 {
+        let cube = Cube3::random(&mut rng);
+        let steps = solver().solve(&cube).unwrap();
+        assert_eq!(steps[0].moves.len() as u8, distance[&key(&cube)]);
+    }
+}

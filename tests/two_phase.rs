@@ -1,0 +1,167 @@
+//! The two-phase tables against published counts and independent searches, and the two-phase
+//! solver's answers: every one applied and checked, optimal where it says so.
+
+mod common;
+
+use common::{BuiltTables, NearSolved, random_scrambles};
+use cubelab::cube::{Cube3, Metric};
+use cubelab::pdb::twophase::{
+    SymProduct, corner_permutation, layer_edges, phase2_moves, slice_order,
+};
+use cubelab::report::scan::checked_histogram;
+use cubelab::search::twophase::{TwoPhaseLimits, TwoPhaseSolver, TwoPhaseStatus};
+use cubelab::table::{Table, TableId, TableKind, Verify};
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::path::PathBuf;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+fn data_dir() -> &'static PathBuf {
+    static TABLES: OnceLock<BuiltTables> = OnceLock::new();
+    &TABLES
+        .get_or_init(|| BuiltTables::build_in(&TableKind::TWO_PHASE, &[Metric::Htm]))
+        .path
+}
+
+fn solver() -> &'static TwoPhaseSolver {
+    static SOLVER: OnceLock<TwoPhaseSolver> = OnceLock::new();
+    SOLVER.get_or_init(|| TwoPhaseSolver::open(data_dir()).unwrap())
+}
+
+/// The phase-1 table, its entries weighted by the positions each stands for, has the published
+/// phase-1 distribution (Winter, Reid); every table's entries agree with its build histogram.
+#[test]
+fn tables_match_their_histograms_and_the_published_counts() {
+    for kind in TableKind::TWO_PHASE {
+        let table =
+            Table::open(data_dir(), TableId::new(kind, Metric::Htm), Verify::Always).unwrap();
+        let checked = checked_histogram(&table);
+        assert!(
+            checked.problems.is_empty(),
+            "{kind:?}: {:?}",
+            checked.problems
+        );
+        assert_eq!(checked.published, kind == TableKind::Phase1Sym, "{kind:?}");
+    }
+    let table = Table::open(
+        data_dir(),
+        TableId::new(TableKind::Phase1Sym, Metric::Htm),
+        Verify::IfNew,
+    )
+    .unwrap();
+    let positions = SymProduct::phase1().positions_by_depth(|i| table.nibble(i));
+    assert_eq!(positions, common::reference_histogram("phase1_htm.csv"));
+}
+
+/// Within H, the phase-2 table's entry of a position is its distance in H's moves ignoring the
+/// E-slice edges' order: checked against a breadth-first search of cubies out to depth 6, and
+/// along random walks (neighbours differ by at most one; something leads one closer).
+#[test]
+fn phase2_entries_are_distances_within_h() {
+    let table = Table::open(
+        data_dir(),
+        TableId::new(TableKind::Phase2, Metric::Htm),
+        Verify::IfNew,
+    )
+    .unwrap();
+    let index = SymProduct::phase2();
+    let entry = |c: &Cube3| table.entry(index.index(corner_permutation(c), layer_edges(c)));
+    let moves = phase2_moves();
+    let key = |c: &Cube3| (c.corners.perm, c.edges.perm[..8].to_vec());
+    let mut seen = std::collections::HashMap::from([(key(&Cube3::SOLVED), 0u8)]);
+    let mut frontier = vec![Cube3::SOLVED];
+    for depth in 1..=6u8 {
+        let mut next = Vec::new();
+        for cube in &frontier {
+            for &m in &moves {
+                let moved = cube.apply(m);
+                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(key(&moved)) {
+                    e.insert(depth);
+                    assert_eq!(entry(&moved), depth);
+                    next.push(moved);
+                }
+            }
+        }
+        frontier = next;
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
+    let mut cube = Cube3::SOLVED;
+    for _ in 0..20_000 {
+        use rand::RngExt;
+        cube = cube.apply(moves[rng.random_range(0..moves.len())]);
+        let d = entry(&cube);
+        let around: Vec<u8> = moves.iter().map(|&m| entry(&cube.apply(m))).collect();
+        assert!(around.iter().all(|n| n.abs_diff(d) <= 1));
+        assert!(d == 0 || around.contains(&(d - 1)));
+        assert!(slice_order(&cube) < 24);
+    }
+}
+
+/// Random positions: a solution of at most 20 moves, which solves the position.
+#[test]
+fn random_positions_are_solved_within_twenty() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    for _ in 0..300 {
+        let cube = Cube3::random(&mut rng);
+        let result = solver()
+            .solve(&cube, TwoPhaseLimits::default(), &mut |_| {})
+            .unwrap();
+        assert_eq!(result.status, TwoPhaseStatus::Found);
+        let solution = result.solution.unwrap();
+        assert!(solution.len() <= 20);
+        assert!(cube.apply_all(&solution).is_solved());
+        assert_eq!(result.improvements.len(), 1);
+    }
+}
+
+/// Given time, the search runs to its end and its answer is optimal: lengths equal an
+/// independent search's, in both the position's and the inverse's directions.
+#[test]
+fn a_finished_search_is_optimal() {
+    let near = NearSolved::new(Metric::Htm, 3);
+    let limits = TwoPhaseLimits {
+        max_length: 20,
+        budget: Some(Duration::from_secs(600)),
+        timeout: None,
+    };
+    for cube in random_scrambles(Metric::Htm, 60, 7, 8) {
+        let mut lengths = Vec::new();
+        let result = solver()
+            .solve(&cube, limits, &mut |found| lengths.push(found.length))
+            .unwrap();
+        assert_eq!(result.status, TwoPhaseStatus::Optimal);
+        let solution = result.solution.unwrap();
+        assert!(cube.apply_all(&solution).is_solved());
+        assert_eq!(Some(solution.len() as u8), near.distance(&cube));
+        assert!(lengths.windows(2).all(|w| w[1] < w[0]), "{lengths:?}");
+        assert_eq!(lengths.last(), Some(&(solution.len() as u32)));
+    }
+}
+
+/// A maximum below the optimal length ends the search with no solution (max-length), and a
+/// timeout ends one that cannot finish in time.
+#[test]
+fn limits_end_a_search_with_a_status() {
+    let cube = random_scrambles(Metric::Htm, 1, 7, 9)[0];
+    let near = NearSolved::new(Metric::Htm, 3);
+    let optimal = u32::from(near.distance(&cube).unwrap());
+    let short = TwoPhaseLimits {
+        max_length: optimal - 1,
+        ..TwoPhaseLimits::default()
+    };
+    let result = solver().solve(&cube, short, &mut |_| {}).unwrap();
+    assert_eq!(result.status, TwoPhaseStatus::MaxLength);
+    assert!(result.solution.is_none());
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(2);
+    let hard = Cube3::random(&mut rng);
+    let hopeless = TwoPhaseLimits {
+        max_length: 15,
+        budget: None,
+        timeout: Some(Duration::from_millis(200)),
+    };
+    let result = solver().solve(&hard, hopeless, &mut |_| {}).unwrap();
+    assert_eq!(result.status, TwoPhaseStatus::Timeout);
+    assert!(result.solution.is_none());
+}
