@@ -1403,3 +1403,188 @@ fn the_committed_circuit_passes_stats_circuit() {
         text(&out.stdout)
     );
 }
+
+/// The two-phase solver from the command line: its tables built by name, random positions
+/// solved in parallel within 20 moves (each answer applied here again), a budget that improves
+/// and proves, and the options it does not take refused.
+#[test]
+fn two_phase_solves_within_the_maximum_and_improves_with_a_budget() {
+    use cubelab::cube::Cube3;
+    use cubelab::notation::parse_moves;
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(dir.path());
+    let missing = solve(&["--data-dir", d, "--method", "two-phase", "R U"], None);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        text(&missing.stderr).contains("phase1-sym phase2 phase2-slice"),
+        "{}",
+        text(&missing.stderr)
+    );
+    let built = gen_tables(&["--data-dir", d, "phase1-sym", "phase2", "phase2-slice"]);
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let qtm = gen_tables(&["--data-dir", d, "--metric", "qtm", "phase2"]);
+    assert!(!qtm.status.success());
+    assert!(
+        text(&qtm.stderr).contains("--metric htm"),
+        "{}",
+        text(&qtm.stderr)
+    );
+
+    let out = solve(
+        &[
+            "--data-dir",
+            d,
+            "--method",
+            "two-phase",
+            "--random",
+            "40",
+            "--seed",
+            "5",
+            "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 40);
+    for line in &lines {
+        assert_eq!(line["status"], "found");
+        assert_eq!(line["method"], "two-phase");
+        let cube = Cube3::from_facelets(line["input"].as_str().unwrap()).unwrap();
+        let solution = parse_moves(line["solution"].as_str().unwrap()).unwrap();
+        assert_eq!(line["length"], solution.len());
+        assert!(solution.len() <= 20);
+        assert!(cube.apply_all(&solution).is_solved());
+    }
+    // In the order given, though solved in parallel.
+    let again = solve(
+        &[
+            "--data-dir",
+            d,
+            "--method",
+            "two-phase",
+            "--random",
+            "40",
+            "--seed",
+            "5",
+            "--json",
+        ],
+        None,
+    );
+    let inputs = |out: &Output| -> Vec<String> {
+        json_lines(out)
+            .iter()
+            .map(|l| l["input"].to_string())
+            .collect()
+    };
+    assert_eq!(inputs(&out), inputs(&again));
+
+    let scramble = "R U F D L B R2 U2 F2 D' B'";
+    let out = solve(
+        &[
+            "--data-dir",
+            d,
+            "--method",
+            "two-phase",
+            "--budget",
+            "60",
+            "-v",
+            scramble,
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("moves (phase 1:"), "{stdout}");
+    assert!(
+        stdout.contains("(11 htm, two-phase, proven optimal;"),
+        "{stdout}"
+    );
+
+    let short = solve(
+        &[
+            "--data-dir",
+            d,
+            "--method",
+            "two-phase",
+            "--max-length",
+            "9",
+            "--json",
+            scramble,
+        ],
+        None,
+    );
+    assert_eq!(short.status.code(), Some(1));
+    assert_eq!(json_lines(&short)[0]["status"], "max-length");
+
+    for refused in [
+        vec!["--method", "two-phase", "--all", "R U"],
+        vec!["--method", "two-phase", "--metric", "qtm", "R U"],
+        vec!["--budget", "1", "R U"],
+    ] {
+        let out = solve(&[&["--data-dir", d][..], &refused].concat(), None);
+        assert_eq!(out.status.code(), Some(2), "{refused:?}");
+        assert!(
+            text(&out.stderr).contains("is for --method"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}
+
+/// The layer method from the command line: named stages with their moves (text and JSON), the
+/// position after each stage with --show, and the tables it needs named when missing.
+#[test]
+fn layers_prints_named_stages_and_draws_each() {
+    use cubelab::cube::Cube3;
+    use cubelab::notation::parse_moves;
+    let dir = tempfile::tempdir().unwrap();
+    let d = data(dir.path());
+    let scramble = "R U F D L B R2 U2 F2 D' B' L'";
+    let missing = solve(&["--data-dir", d, "--method", "layers", scramble], None);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(
+        text(&missing.stderr).contains("corners"),
+        "{}",
+        text(&missing.stderr)
+    );
+    let built = gen_tables(&["--data-dir", d, "corners", "ud-f4"]);
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let args = ["--data-dir", d, "--method", "layers", "--tables", "ud-f4"];
+
+    let out = solve(&[&args[..], &["--json", scramble]].concat(), None);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let line = &json_lines(&out)[0];
+    assert_eq!(line["status"], "solved");
+    assert_eq!(line["method"], "layers");
+    let stages = line["stages"].as_array().unwrap();
+    assert_eq!(stages[0]["stage"], "cross");
+    assert_eq!(stages.last().unwrap()["stage"], "last-layer permutation");
+    let mut total = Vec::new();
+    for stage in stages {
+        let moves = parse_moves(stage["moves"].as_str().unwrap()).unwrap();
+        assert_eq!(stage["length"], moves.len());
+        total.extend(moves);
+    }
+    assert_eq!(line["length"], total.len());
+    let cube = Cube3::from_moves(&parse_moves(scramble).unwrap());
+    assert!(cube.apply_all(&total).is_solved());
+
+    let shown = solve(
+        &[&args[..], &["--show", "--color", "never", scramble]].concat(),
+        None,
+    );
+    assert!(shown.status.success(), "{}", text(&shown.stderr));
+    let stdout = text(&shown.stdout);
+    for stage in [
+        "cross",
+        "first-layer corners",
+        "second layer",
+        "last-layer cross",
+        "last-layer orientation",
+        "last-layer permutation",
+    ] {
+        assert!(stdout.contains(&format!("after {stage}:")), "{stdout}");
+    }
+    assert!(stdout.contains("htm, layers;"), "{stdout}");
+}

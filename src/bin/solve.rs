@@ -9,7 +9,9 @@ use cubelab::position::{Form, Line, Position, PositionLines, Puzzle, parse_posit
 use cubelab::report::picture::Scheme;
 use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
+use cubelab::search::layers::{LayersSolver, Step};
 use cubelab::search::pocket::PocketSolver;
+use cubelab::search::twophase::{TwoPhaseLimits, TwoPhaseResult, TwoPhaseSolver, TwoPhaseStatus};
 use cubelab::table::TableKind;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -18,7 +20,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-/// Find optimal solutions for cube positions. A position is a move sequence (applied to a solved
+/// Find optimal (or, with --method, short or human) solutions for cube positions. A position is a move sequence (applied to a solved
 /// cube) or a sticker string: 24 letters for a 2x2, 54 for a 3x3, faces in the order U R F D L B.
 /// Without positions, --file or --random, positions are read from standard input, one per line.
 /// Every solution is checked by applying it before it is printed.
@@ -26,7 +28,7 @@ use std::time::{Duration, Instant};
 #[command(
     name = "solve",
     version,
-    after_help = "Examples:\n  solve \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  solve --puzzle 2x2 \"R U R' U'\"\n  solve --random 10 --seed 1 --json --csv experiment.csv\n  solve --metric qtm --timeout 60 --file positions.txt\n\nExit status: 0 every position solved optimally; 1 some position invalid, timed out or\nbeyond --max-length (the others are still solved); 2 nothing could be done (arguments, tables)."
+    after_help = "Examples:\n  solve \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  solve --method two-phase --random 1000\n  solve --method two-phase --budget 5 -v \"R U F D L B R2 U2 F2\"\n  solve --puzzle 2x2 \"R U R' U'\"\n  solve --random 10 --seed 1 --json --csv experiment.csv\n  solve --metric qtm --timeout 60 --file positions.txt\n\nExit status: 0 every position solved (optimally, or within --max-length by two-phase); 1 some\nposition invalid, timed out or beyond --max-length (the others are still solved); 2 nothing could be done (arguments, tables)."
 )]
 struct Args {
     /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
@@ -52,6 +54,17 @@ struct Args {
     /// Metric to be optimal in.
     #[arg(long, value_enum, default_value_t = Metric::Htm)]
     metric: Metric,
+    /// 3x3: how to solve. optimal: the shortest solution, by IDA* over the pattern databases
+    /// (seconds to minutes). two-phase: Kociemba's method, a solution of at most --max-length
+    /// moves (default 20) in milliseconds, positions solved in parallel; --budget improves it.
+    /// layers: a human method in named stages (cross, first-layer corners, second layer,
+    /// last-layer cross, orientation and permutation), each stage's moves the shortest for it.
+    #[arg(long, value_enum, default_value_t = Method::Optimal)]
+    method: Method,
+    /// two-phase: go on looking for shorter solutions for this many seconds per position (each
+    /// improvement printed with -v); the search stops sooner if it proves its best optimal.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    budget: Option<Duration>,
     /// Directory holding the tables. Default: $CUBELAB_DATA if set, else ./data if it exists,
     /// else the per-user data directory (on Linux ~/.local/share/cubelab).
     #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
@@ -76,7 +89,8 @@ struct Args {
     /// Also append one CSV row per position to FILE (written with a header when new).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// 3x3: give up on a position beyond this many moves (status max-length).
+    /// 3x3: give up on a position beyond this many moves (status max-length). two-phase: the
+    /// longest solution wanted, default 20 (every position has one).
     #[arg(long, value_name = "N")]
     max_length: Option<u32>,
     /// 3x3: give up on a position after this many seconds (status timeout).
@@ -88,6 +102,7 @@ struct Args {
     /// 3x3: the table the heuristic reads: a ud-* coset table (read along three axes, for
     /// the position and its inverse; see gen-tables --list for sizes), phase1 (with the corner
     /// table, along three axes), or edges7 or edges6 (with the corner table: Korf's method).
+    /// With --method layers, the table of the last step's optimal search.
     #[arg(long, value_enum, default_value_t = TableKind::UdLayersF4, value_name = "TABLE")]
     tables: TableKind,
     /// 3x3: report the first optimal solution in canonical order, the same on every run and
@@ -169,8 +184,36 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// How 3x3 positions are solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Method {
+    Optimal,
+    TwoPhase,
+    Layers,
+}
+
+impl Method {
+    fn name(self) -> &'static str {
+        match self {
+            Method::Optimal => "optimal",
+            Method::TwoPhase => "two-phase",
+            Method::Layers => "layers",
+        }
+    }
+}
+
 /// What happened to one position.
 enum Outcome {
+    /// Solved in stages; `solution` is the stages' moves one after another.
+    Layers {
+        steps: Vec<Step>,
+        solution: Vec<Vec<Move>>,
+        seconds: f64,
+    },
+    TwoPhase {
+        result: TwoPhaseResult,
+        seconds: f64,
+    },
     Pocket {
         solutions: Vec<Vec<Move>>,
         seconds: f64,
@@ -198,14 +241,28 @@ impl Outcome {
                 SearchStatus::Timeout => "timeout",
                 SearchStatus::MaxLength => "max-length",
             },
+            Outcome::TwoPhase { result, .. } => match result.status {
+                TwoPhaseStatus::Found => "found",
+                TwoPhaseStatus::Optimal => "optimal",
+                TwoPhaseStatus::Timeout => "timeout",
+                TwoPhaseStatus::MaxLength => "max-length",
+            },
+            Outcome::Layers { .. } => "solved",
             Outcome::Invalid(_) => "invalid",
         }
+    }
+
+    /// Whether the position was solved as asked: optimally, or within the maximum length.
+    fn solved(&self) -> bool {
+        matches!(self.status(), "optimal" | "found" | "solved")
     }
 
     fn solutions(&self) -> &[Vec<Move>] {
         match self {
             Outcome::Pocket { solutions, .. } | Outcome::Group { solutions, .. } => solutions,
             Outcome::Cube { result, .. } => &result.solutions,
+            Outcome::TwoPhase { result, .. } => result.solution.as_slice(),
+            Outcome::Layers { solution, .. } => solution,
             Outcome::Invalid(_) => &[],
         }
     }
@@ -214,6 +271,8 @@ impl Outcome {
         match self {
             Outcome::Pocket { seconds, .. }
             | Outcome::Cube { seconds, .. }
+            | Outcome::TwoPhase { seconds, .. }
+            | Outcome::Layers { seconds, .. }
             | Outcome::Group { seconds, .. } => *seconds,
             Outcome::Invalid(_) => 0.0,
         }
@@ -222,6 +281,7 @@ impl Outcome {
     fn nodes(&self) -> Option<u64> {
         match self {
             Outcome::Cube { result, .. } => Some(result.nodes()),
+            Outcome::TwoPhase { result, .. } => Some(result.phase1_nodes + result.phase2_nodes),
             _ => None,
         }
     }
@@ -315,9 +375,11 @@ fn main() -> ExitCode {
     }
 }
 
-/// Solves and prints every position as it is read; true if every one was solved optimally.
+/// Solves and prints every position as it is read; true if every one was solved as asked
+/// (optimally, or within --max-length by two-phase).
 fn run(args: &Args) -> Result<bool, String> {
     let palette = palette(args)?;
+    check_method(args)?;
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -338,56 +400,197 @@ fn run(args: &Args) -> Result<bool, String> {
     };
     let mut solvers = Solvers::default();
     let mut csv = open_csv(args)?;
-    let mut all_optimal = true;
+    let mut all_solved = true;
     let stdout = std::io::stdout();
-    for input in inputs(args)? {
-        let Input { shown, text } = input?;
-        let position =
-            text.and_then(|t| parse_position(&t, args.puzzle, form).map_err(|e| e.to_string()));
-        if args.print_state {
-            let mut out = stdout.lock();
-            if write_state(&mut out, args, palette.as_ref(), &shown, &position)
-                .and_then(|()| out.flush())
-                .is_err()
-            {
-                return Ok(all_optimal);
+    let mut inputs = inputs(args)?;
+    let batch = batch_size(args);
+    loop {
+        let mut read = Vec::with_capacity(batch);
+        let mut failure = None;
+        for input in inputs.by_ref().take(batch) {
+            match input {
+                Ok(input) => read.push(input),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
             }
-            all_optimal &= position.is_ok();
-            continue;
         }
-        let outcome = match (&position, &group) {
-            (Err(message), _) => Outcome::Invalid(message.clone()),
-            (Ok(position), Some(spec)) => solve_group(solvers.group(args, spec)?, spec, position),
-            (Ok(position), None) => match position {
-                Position::Pocket(c) => solve_pocket(solvers.pocket(args)?, c, args.all),
-                Position::Cube(c) => solve_cube(args, solvers.cube(args)?, &shown, c)?,
-            },
-        };
-        all_optimal &= outcome.status() == "optimal";
-        let puzzle = position.as_ref().map_or(args.puzzle, |p| Some(p.puzzle()));
-        let mut out = stdout.lock();
-        let written = if args.json {
-            write_json(&mut out, args, &shown, puzzle, &outcome)
-        } else {
-            write_text(&mut out, args, &shown, &outcome).and_then(|()| match &position {
-                Ok(Position::Pocket(c)) if args.show => {
-                    write_net(&mut out, palette.as_ref(), &c.to_facelets())
-                }
-                Ok(Position::Cube(c)) if args.show => {
-                    write_net(&mut out, palette.as_ref(), &c.to_facelets())
-                }
-                _ => Ok(()),
+        if read.is_empty() {
+            return failure.map_or(Ok(all_solved), Err);
+        }
+        let positions: Vec<(String, Result<Position, String>)> = read
+            .into_iter()
+            .map(|Input { shown, text }| {
+                let position = text
+                    .and_then(|t| parse_position(&t, args.puzzle, form).map_err(|e| e.to_string()));
+                (shown, position)
             })
-        };
-        if written.and_then(|()| out.flush()).is_err() {
-            // Standard output closed (a pipe into `head`, say): nothing more to say.
-            return Ok(all_optimal);
+            .collect();
+        if args.print_state {
+            for (shown, position) in &positions {
+                let mut out = stdout.lock();
+                if write_state(&mut out, args, palette.as_ref(), shown, position)
+                    .and_then(|()| out.flush())
+                    .is_err()
+                {
+                    return Ok(all_solved);
+                }
+                all_solved &= position.is_ok();
+            }
+        } else {
+            let outcomes = solve_batch(args, &mut solvers, group.as_ref(), &positions)?;
+            for ((shown, position), outcome) in positions.iter().zip(&outcomes) {
+                all_solved &= outcome.solved();
+                let puzzle = position.as_ref().map_or(args.puzzle, |p| Some(p.puzzle()));
+                let mut out = stdout.lock();
+                let written = if args.json {
+                    write_json(&mut out, args, shown, puzzle, outcome)
+                } else {
+                    write_text(&mut out, args, shown, outcome).and_then(|()| match position {
+                        Ok(Position::Pocket(c)) if args.show => {
+                            write_net(&mut out, palette.as_ref(), &c.to_facelets())
+                        }
+                        Ok(Position::Cube(c)) if args.show => {
+                            write_net(&mut out, palette.as_ref(), &c.to_facelets()).and_then(|()| {
+                                match outcome {
+                                    Outcome::Layers { steps, .. } => {
+                                        write_stage_nets(&mut out, palette.as_ref(), c, steps)
+                                    }
+                                    _ => Ok(()),
+                                }
+                            })
+                        }
+                        _ => Ok(()),
+                    })
+                };
+                if written.and_then(|()| out.flush()).is_err() {
+                    // Standard output closed (a pipe into `head`, say): nothing more to say.
+                    return Ok(all_solved);
+                }
+                if let Some(writer) = csv.as_mut() {
+                    write_csv(writer, args, shown, puzzle, outcome)?;
+                }
+            }
         }
-        if let Some(writer) = csv.as_mut() {
-            write_csv(writer, args, &shown, puzzle, &outcome)?;
+        if let Some(e) = failure {
+            return Err(e);
         }
     }
-    Ok(all_optimal)
+}
+
+/// Refuses options that the chosen method does not take, rather than ignore them.
+fn check_method(args: &Args) -> Result<(), String> {
+    let optimal_only = [
+        ("--all", args.all),
+        ("--deterministic", args.deterministic),
+        ("--no-dual", args.no_dual),
+        ("--no-symmetry", args.no_symmetry),
+        ("--generators", args.generators.is_some()),
+        ("--metric qtm", args.metric != Metric::Htm),
+    ];
+    if args.method != Method::Optimal
+        && let Some((option, _)) = optimal_only.iter().find(|(_, given)| *given)
+    {
+        return Err(format!(
+            "{option} is for --method optimal, not --method {}",
+            args.method.name()
+        ));
+    }
+    if args.budget.is_some() && args.method != Method::TwoPhase {
+        return Err("--budget is for --method two-phase".into());
+    }
+    Ok(())
+}
+
+/// How many positions are read and solved together. Two-phase solves take milliseconds each
+/// and one thread, so positions are solved in parallel, a batch at a time; the optimal search
+/// spreads one position over every thread. Positions typed at a terminal are answered one by
+/// one.
+fn batch_size(args: &Args) -> usize {
+    let from_stdin = args.positions.is_empty() && args.file.is_none() && args.random.is_none();
+    if args.method == Method::Optimal || from_stdin {
+        return 1;
+    }
+    let threads = rayon::current_num_threads();
+    if args.budget.is_some() {
+        threads
+    } else {
+        64 * threads
+    }
+}
+
+/// Solves a batch of positions, in parallel if there are several (see [`batch_size`]).
+fn solve_batch(
+    args: &Args,
+    solvers: &mut Solvers,
+    group: Option<&GroupSpec>,
+    positions: &[(String, Result<Position, String>)],
+) -> Result<Vec<Outcome>, String> {
+    use rayon::prelude::*;
+    for (_, position) in positions {
+        match (position, group) {
+            (Err(_), _) => {}
+            (Ok(_), Some(spec)) => {
+                solvers.group(args, spec)?;
+            }
+            (Ok(Position::Pocket(_)), None) => {
+                solvers.pocket(args)?;
+            }
+            (Ok(Position::Cube(_)), None) => match args.method {
+                Method::Optimal => {
+                    solvers.cube(args)?;
+                }
+                Method::TwoPhase => {
+                    solvers.two_phase(args)?;
+                }
+                Method::Layers => {
+                    solvers.layers(args)?;
+                }
+            },
+        }
+    }
+    let solvers = &*solvers;
+    let solve = |(shown, position): &(String, Result<Position, String>)| {
+        solve_one(args, solvers, group, shown, position)
+    };
+    if positions.len() > 1 {
+        positions.par_iter().map(solve).collect()
+    } else {
+        positions.iter().map(solve).collect()
+    }
+}
+
+/// Solves one position with the solvers [`solve_batch`] opened for it.
+fn solve_one(
+    args: &Args,
+    solvers: &Solvers,
+    group: Option<&GroupSpec>,
+    shown: &str,
+    position: &Result<Position, String>,
+) -> Result<Outcome, String> {
+    let not_open = || "internal error: a solver was not opened".to_string();
+    Ok(match (position, group) {
+        (Err(message), _) => Outcome::Invalid(message.clone()),
+        (Ok(position), Some(spec)) => {
+            solve_group(solvers.group.as_ref().ok_or_else(not_open)?, spec, position)
+        }
+        (Ok(Position::Pocket(c)), None) => {
+            solve_pocket(solvers.pocket.as_ref().ok_or_else(not_open)?, c, args.all)
+        }
+        (Ok(Position::Cube(c)), None) => match args.method {
+            Method::Optimal => {
+                solve_cube(args, solvers.cube.as_ref().ok_or_else(not_open)?, shown, c)?
+            }
+            Method::TwoPhase => solve_two_phase(
+                args,
+                solvers.two_phase.as_ref().ok_or_else(not_open)?,
+                shown,
+                c,
+            )?,
+            Method::Layers => solve_layers(solvers.layers.as_ref().ok_or_else(not_open)?, c)?,
+        },
+    })
 }
 
 /// Prints a position's sticker string, Reid's notation and net (JSON: the first two), or why it
@@ -445,6 +648,54 @@ fn write_net(
     writeln!(out)
 }
 
+/// A staged solution: the whole, then each step with its stage, piece and move count.
+fn write_steps(
+    out: &mut impl Write,
+    input: &str,
+    effort: &str,
+    steps: &[Step],
+) -> std::io::Result<()> {
+    let all: Vec<Move> = steps.iter().flat_map(|s| s.moves.iter().copied()).collect();
+    writeln!(
+        out,
+        "{input}: {} ({} htm, layers; {effort})",
+        format_moves(&all),
+        all.len()
+    )?;
+    for step in steps {
+        let name = match step.piece {
+            Some(piece) => format!("{} {piece}", step.stage),
+            None => step.stage.to_string(),
+        };
+        let moves = if step.moves.is_empty() {
+            "(already done)".to_string()
+        } else {
+            format_moves(&step.moves)
+        };
+        writeln!(out, "  {name:<34} {:>2}  {moves}", step.moves.len())?;
+    }
+    Ok(())
+}
+
+/// The position after each stage of a staged solution, as nets (for --show).
+fn write_stage_nets(
+    out: &mut impl Write,
+    palette: Option<&Palette>,
+    cube: &Cube3,
+    steps: &[Step],
+) -> std::io::Result<()> {
+    let mut position = *cube;
+    for (i, step) in steps.iter().enumerate() {
+        position = position.apply_all(&step.moves);
+        let stage_ends = steps.get(i + 1).is_none_or(|next| next.stage != step.stage);
+        if stage_ends {
+            writeln!(out, "  after {}:", step.stage)?;
+            write_net(out, palette, &position.to_facelets())?;
+        }
+    }
+    Ok(())
+}
+
 /// The sequence that undoes `moves`.
 fn inverse(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
@@ -455,10 +706,33 @@ fn inverse(moves: &[Move]) -> Vec<Move> {
 struct Solvers {
     pocket: Option<PocketSolver>,
     cube: Option<Solver>,
+    two_phase: Option<TwoPhaseSolver>,
+    layers: Option<LayersSolver>,
     group: Option<GroupTable>,
 }
 
 impl Solvers {
+    fn layers(&mut self, args: &Args) -> Result<&LayersSolver, String> {
+        if self.layers.is_none() {
+            let solver =
+                LayersSolver::open(&args.data_dir, args.tables).map_err(|e| e.to_string())?;
+            self.layers = Some(solver);
+        }
+        self.layers
+            .as_ref()
+            .ok_or_else(|| "the layer method's tables are not loaded".into())
+    }
+
+    fn two_phase(&mut self, args: &Args) -> Result<&TwoPhaseSolver, String> {
+        if self.two_phase.is_none() {
+            let solver = TwoPhaseSolver::open(&args.data_dir).map_err(|e| e.to_string())?;
+            self.two_phase = Some(solver);
+        }
+        self.two_phase
+            .as_ref()
+            .ok_or_else(|| "the two-phase tables are not loaded".into())
+    }
+
     fn group(&mut self, args: &Args, spec: &GroupSpec) -> Result<&GroupTable, String> {
         if self.group.is_none() {
             let table = GroupTable::open(&args.data_dir, spec).map_err(|e| e.to_string())?;
@@ -661,6 +935,50 @@ fn solve_cube(args: &Args, solver: &Solver, input: &str, cube: &Cube3) -> Result
     })
 }
 
+fn solve_layers(solver: &LayersSolver, cube: &Cube3) -> Result<Outcome, String> {
+    let start = Instant::now();
+    let steps = solver.solve(cube).map_err(|e| e.to_string())?;
+    let solution = vec![steps.iter().flat_map(|s| s.moves.iter().copied()).collect()];
+    Ok(Outcome::Layers {
+        steps,
+        solution,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
+fn solve_two_phase(
+    args: &Args,
+    solver: &TwoPhaseSolver,
+    input: &str,
+    cube: &Cube3,
+) -> Result<Outcome, String> {
+    let limits = TwoPhaseLimits {
+        max_length: args.max_length.unwrap_or(20),
+        budget: args.budget,
+        timeout: args.timeout,
+    };
+    let start = Instant::now();
+    let verbose = args.verbose && !args.json;
+    let result = solver
+        .solve(cube, limits, &mut |found| {
+            if verbose {
+                // A closed standard output is noticed when the answer is written.
+                let _ = writeln!(
+                    std::io::stdout(),
+                    "{input}: {} moves (phase 1: {}) after {:.3} s",
+                    found.length,
+                    found.phase1,
+                    found.seconds
+                );
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    Ok(Outcome::TwoPhase {
+        result,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
 fn write_text(
     out: &mut impl Write,
     args: &Args,
@@ -677,8 +995,16 @@ fn write_text(
         effort = format!("{nodes} nodes, {effort}");
     }
     let solutions = outcome.solutions();
+    // Two-phase solutions say how they were found, and whether the search proved them optimal.
+    let method = match outcome {
+        Outcome::TwoPhase { result, .. } if result.status == TwoPhaseStatus::Optimal => {
+            ", two-phase, proven optimal"
+        }
+        Outcome::TwoPhase { .. } => ", two-phase",
+        _ => "",
+    };
     match outcome.status() {
-        "optimal" => {
+        "optimal" | "found" => {
             let length = solutions.first().map_or(0, |s| outcome.length(args, s));
             // A lone class of several symmetric solutions is listed with its count.
             let in_all = outcome.symmetry().map_or(solutions.len(), |(_, n)| n);
@@ -695,7 +1021,7 @@ fn write_text(
                 };
                 writeln!(
                     out,
-                    "{input}: {text} ({length} {metric}; {effort}){inverted}"
+                    "{input}: {text} ({length} {metric}{method}; {effort}){inverted}"
                 )
             } else {
                 let classes = match outcome.symmetry() {
@@ -720,6 +1046,10 @@ fn write_text(
                 })
             }
         }
+        "solved" => match outcome {
+            Outcome::Layers { steps, .. } => write_steps(out, input, &effort, steps),
+            _ => Ok(()),
+        },
         status => {
             // What the search proved, as the JSON's `lower_bound` says it.
             let at_least = outcome.lower_bound().unwrap_or(0);
@@ -775,7 +1105,34 @@ fn write_json(
             }
             if let Some(nodes) = outcome.nodes() {
                 line["nodes"] = nodes.into();
-                line["iterations"] = serde_json::to_value(outcome.iterations()).unwrap_or_default();
+            }
+            match outcome {
+                Outcome::Cube { .. } => {
+                    line["iterations"] =
+                        serde_json::to_value(outcome.iterations()).unwrap_or_default();
+                }
+                Outcome::Layers { steps, .. } => {
+                    line["method"] = Method::Layers.name().into();
+                    line["stages"] = steps
+                        .iter()
+                        .map(|s| {
+                            serde_json::json!({
+                                "stage": s.stage,
+                                "piece": s.piece,
+                                "moves": format_moves(&s.moves),
+                                "length": s.moves.len(),
+                            })
+                        })
+                        .collect();
+                }
+                Outcome::TwoPhase { result, .. } => {
+                    line["method"] = Method::TwoPhase.name().into();
+                    line["phase1_nodes"] = result.phase1_nodes.into();
+                    line["phase2_nodes"] = result.phase2_nodes.into();
+                    line["improvements"] =
+                        serde_json::to_value(&result.improvements).unwrap_or_default();
+                }
+                _ => {}
             }
             line["seconds"] = outcome.seconds().into();
         }
