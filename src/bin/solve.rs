@@ -912,6 +912,7 @@ fn solve_cube(args: &Args, solver: &Solver, input: &str, cube: &Cube3) -> Result
         dual: !args.no_dual,
         deterministic: args.deterministic,
         symmetry: !args.no_symmetry,
+        one_thread: false,
     };
     let start = Instant::now();
     let verbose = args.verbose && !args.json;

@@ -39,6 +39,10 @@ pub struct SearchLimits {
     /// can start the leader of a class of symmetric solutions, and with `all` report one
     /// solution per class (see [`super::symmetry`]).
     pub symmetry: bool,
+    /// Search on the calling thread only, for callers that already solve positions in
+    /// parallel: a search that handed its subtrees to the pool from inside the pool's own
+    /// work would stack one caller's waiting upon another's.
+    pub one_thread: bool,
 }
 
 /// How a search ended.
@@ -343,7 +347,7 @@ impl<H: Heuristic> Ida<H> {
         // would start the second thread halfway down it).
         let next = AtomicUsize::new(0);
         let results = Mutex::new(vec![(Vec::new(), 0u64); prefixes.len()]);
-        rayon::broadcast(|_| {
+        let work = || {
             // Frames (tens of KB per depth) are made once per thread, not per subtree.
             let mut frames = frames();
             while let Some(&index) = order.get(next.fetch_add(1, Relaxed)) {
@@ -368,7 +372,12 @@ impl<H: Heuristic> Ida<H> {
                 let result = (std::mem::take(&mut walk.solutions), walk.nodes);
                 results.lock().unwrap_or_else(|e| e.into_inner())[index] = result;
             }
-        });
+        };
+        if limits.one_thread {
+            work();
+        } else {
+            rayon::broadcast(|_| work());
+        }
         let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
         density.clear();
         for (prefix, (_, nodes)) in prefixes.iter().zip(&results) {

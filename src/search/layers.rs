@@ -282,6 +282,8 @@ impl LayersSolver {
         let limits = SearchLimits {
             dual: true,
             symmetry: true,
+            // Positions are solved in parallel, each on one thread.
+            one_thread: true,
             ..SearchLimits::default()
         };
         let last = self.finisher.solve(&position, limits, |_| {})?;
