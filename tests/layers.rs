@@ -10,7 +10,6 @@ use cubelab::search::layers::{LayersSolver, Step};
 use cubelab::table::TableKind;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The corner table, and the smallest coset table for the last step's optimal search.
@@ -108,24 +107,7 @@ fn the_cross_is_the_shortest_cross() {
         }
         key
     };
-    let moves = Metric::Htm.generators(&Face::ALL);
-    let mut distance = HashMap::from([(key(&Cube3::SOLVED), 0u8)]);
-    let mut frontier = vec![Cube3::SOLVED];
-    let mut depth = 0;
-    while !frontier.is_empty() {
-        depth += 1;
-        let mut next = Vec::new();
-        for cube in &frontier {
-            for &m in &moves {
-                let moved = cube.apply(m);
-                distance.entry(key(&moved)).or_insert_with(|| {
-                    next.push(moved);
-                    depth
-                });
-            }
-        }
-        frontier = next;
-    }
+    let distance = common::distances_by_cubies(&Metric::Htm.generators(&Face::ALL), key, u8::MAX);
     assert_eq!(distance.len(), 190_080);
     // The cross pieces' places move with the moves alone, so a sequence that takes a
     // position's cross home, inverted, takes home to the position's cross: the distances agree.

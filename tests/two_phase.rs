@@ -69,21 +69,19 @@ fn phase2_entries_are_distances_within_h() {
     let entry = |c: &Cube3| table.entry(index.index(corner_permutation(c), layer_edges(c)));
     let moves = phase2_moves();
     let key = |c: &Cube3| (c.corners.perm, c.edges.perm[..8].to_vec());
-    let mut seen = std::collections::HashMap::from([(key(&Cube3::SOLVED), 0u8)]);
-    let mut frontier = vec![Cube3::SOLVED];
-    for depth in 1..=6u8 {
-        let mut next = Vec::new();
-        for cube in &frontier {
-            for &m in &moves {
-                let moved = cube.apply(m);
-                if let std::collections::hash_map::Entry::Vacant(e) = seen.entry(key(&moved)) {
-                    e.insert(depth);
-                    assert_eq!(entry(&moved), depth);
-                    next.push(moved);
-                }
-            }
-        }
-        frontier = next;
+    let near = common::distances_by_cubies(&moves, key, 6);
+    for depth in 0..=6u8 {
+        let at = near.iter().filter(|&(_, &d)| d == depth).count();
+        assert!(at > 0, "depth {depth}");
+    }
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(40);
+    for _ in 0..2_000 {
+        use rand::RngExt;
+        let length = rng.random_range(0..=6);
+        let cube = (0..length).fold(Cube3::SOLVED, |c, _| {
+            c.apply(moves[rng.random_range(0..moves.len())])
+        });
+        assert_eq!(entry(&cube), near[&key(&cube)]);
     }
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(12);
     let mut cube = Cube3::SOLVED;

@@ -14,9 +14,9 @@
 //! engine when the staged solver opens, in about a second; they are not files.
 
 use super::move_table;
+use super::phase1::{Phase1Coord, corners_with_twist, edges_with_flip, edges_with_slice};
 use crate::coord::{
-    arrangements, rank_arrangement, rank_combination, rank_digits, unrank_arrangement,
-    unrank_combination, unrank_digits,
+    arrangements, rank_arrangement, rank_digits, unrank_arrangement, unrank_digits,
 };
 use crate::cube::{Corners, Cube3, Edges, Face, Metric, Move};
 use crate::space::{MoveSpace, StateSpace};
@@ -79,19 +79,10 @@ impl PartKind {
                 let twist = rank_digits(&twists[..k], 3);
                 (rank_arrangement(&slots[..k], 8) * 3u64.pow(k as u32) + twist) as u32
             }
-            PartKind::Flips => rank_digits(&cube.edges.ori[..11], 2) as u32,
-            PartKind::Twists => rank_digits(&cube.corners.ori[..7], 3) as u32,
-            PartKind::SlicePlaces => {
-                let slots = cube
-                    .edges
-                    .perm
-                    .iter()
-                    .enumerate()
-                    .fold(0u32, |mask, (slot, &piece)| {
-                        mask | u32::from(piece >= FIRST_SLICE_EDGE) << slot
-                    });
-                rank_combination(slots) as u32
-            }
+            // Phase 1's coordinate ranks these three.
+            PartKind::Flips => u32::from(Phase1Coord::of(cube).flip),
+            PartKind::Twists => u32::from(Phase1Coord::of(cube).twist),
+            PartKind::SlicePlaces => u32::from(Phase1Coord::of(cube).slice),
         }
     }
 
@@ -133,48 +124,21 @@ impl PartKind {
                     ..Cube3::SOLVED
                 }
             }
-            PartKind::Flips => {
-                let mut edges = Edges::SOLVED;
-                unrank_digits(value, 2, &mut edges.ori[..11]);
-                edges.ori[11] = edges.ori[..11].iter().sum::<u8>() % 2;
-                Cube3 {
-                    edges,
-                    ..Cube3::SOLVED
-                }
-            }
-            PartKind::Twists => {
-                let mut corners = Corners::SOLVED;
-                unrank_digits(value, 3, &mut corners.ori[..7]);
-                corners.ori[7] = (3 - corners.ori[..7].iter().sum::<u8>() % 3) % 3;
-                Cube3 {
-                    corners,
-                    ..Cube3::SOLVED
-                }
-            }
-            PartKind::SlicePlaces => {
-                let slots = unrank_combination(value, 4);
-                let mut edges = Edges::SOLVED;
-                let (mut slice_piece, mut other_piece) = (FIRST_SLICE_EDGE, 0);
-                for (slot, piece) in edges.perm.iter_mut().enumerate() {
-                    if slots & 1 << slot != 0 {
-                        *piece = slice_piece;
-                        slice_piece += 1;
-                    } else {
-                        *piece = other_piece;
-                        other_piece += 1;
-                    }
-                }
-                Cube3 {
-                    edges,
-                    ..Cube3::SOLVED
-                }
-            }
+            PartKind::Flips => Cube3 {
+                edges: edges_with_flip(value),
+                ..Cube3::SOLVED
+            },
+            PartKind::Twists => Cube3 {
+                corners: corners_with_twist(value),
+                ..Cube3::SOLVED
+            },
+            PartKind::SlicePlaces => Cube3 {
+                edges: edges_with_slice(value),
+                ..Cube3::SOLVED
+            },
         }
     }
 }
-
-/// The E-slice edges FR FL BL BR are pieces 8 to 11.
-const FIRST_SLICE_EDGE: u8 = 8;
 
 /// The slot holding `piece`.
 fn slot_of<const N: usize>(perm: &[u8; N], piece: u8) -> u8 {

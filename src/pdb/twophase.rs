@@ -141,6 +141,17 @@ pub struct Ranking {
 }
 
 impl Ranking {
+    /// Its move table over `moves`: entry `value x moves + turn` is the value after `turn`.
+    pub fn move_table(&self, moves: &[Move]) -> Vec<u16> {
+        move_table(
+            u64::from(self.values),
+            moves,
+            |value| (self.cube_of)(value as u32),
+            |cube, m| cube.apply(m),
+            |cube| u64::from((self.value_of)(cube)),
+        )
+    }
+
     /// The value of the conjugate by symmetry number `s` of a position of value `value`.
     fn conjugate(&self, value: u32, s: u8) -> u32 {
         (self.value_of)(&Symmetry::nth(s).conjugate(&(self.cube_of)(value)))
@@ -392,18 +403,13 @@ pub struct Phase2SliceSpace {
 impl Phase2SliceSpace {
     pub fn new() -> Phase2SliceSpace {
         let moves = phase2_moves();
-        let table = |ranking: Ranking| {
-            move_table::<Cube3, u16>(
-                u64::from(ranking.values),
-                &moves,
-                |value| (ranking.cube_of)(value as u32),
-                |cube, m| cube.apply(m),
-                |cube| u64::from((ranking.value_of)(cube)),
-            )
-        };
         Phase2SliceSpace {
-            corner_moves: table(CORNER_PERMUTATION),
-            slice_moves: table(SLICE_ORDER).into_iter().map(|v| v as u8).collect(),
+            corner_moves: CORNER_PERMUTATION.move_table(&moves),
+            slice_moves: SLICE_ORDER
+                .move_table(&moves)
+                .into_iter()
+                .map(|v| v as u8)
+                .collect(),
             moves: moves.len(),
         }
     }

@@ -24,11 +24,10 @@ use super::SolveError;
 use super::canonical::Canonical;
 use super::heuristic::{Entries, missing_tables, open_table};
 use crate::cube::{Cube3, Face, Metric, Move, Rotation};
-use crate::pdb::move_table;
 use crate::pdb::phase1::{Phase1Coord, Phase1Space};
 use crate::pdb::twophase::{
-    CORNER_PERMUTATION, LAYER_EDGES, Phase2SliceSpace, Ranking, SLICE_ORDER, SymProduct,
-    corner_permutation, flip_slice, layer_edges, phase2_moves, slice_order,
+    CORNER_PERMUTATION, LAYER_EDGES, Phase2SliceSpace, SLICE_ORDER, SymProduct, corner_permutation,
+    flip_slice, layer_edges, phase2_moves, slice_order,
 };
 use crate::table::{Table, TableError, TableId, TableKind};
 use std::path::Path;
@@ -140,15 +139,6 @@ impl TwoPhaseSolver {
             TableKind::TWO_PHASE.map(|kind| open_table(dir, TableId::new(kind, Metric::Htm)));
         let tables = [phase1?, phase2?, phase2_slice?];
         let moves = phase2_moves();
-        let table = |ranking: Ranking| {
-            move_table::<Cube3, u16>(
-                u64::from(ranking.values),
-                &moves,
-                |value| (ranking.cube_of)(value as u32),
-                |cube, m| cube.apply(m),
-                |cube| u64::from((ranking.value_of)(cube)),
-            )
-        };
         let mut phase2_turn = [0u8; HTM_MOVES];
         for (turn, m) in moves.iter().enumerate() {
             phase2_turn[m.index()] = turn as u8;
@@ -168,9 +158,13 @@ impl TwoPhaseSolver {
             phase1_moves: Phase1Space::new(Metric::Htm),
             phase1_index,
             phase2_index,
-            corner_moves: table(CORNER_PERMUTATION),
-            edge_moves: table(LAYER_EDGES),
-            slice_moves: table(SLICE_ORDER).into_iter().map(|v| v as u8).collect(),
+            corner_moves: CORNER_PERMUTATION.move_table(&moves),
+            edge_moves: LAYER_EDGES.move_table(&moves),
+            slice_moves: SLICE_ORDER
+                .move_table(&moves)
+                .into_iter()
+                .map(|v| v as u8)
+                .collect(),
             phase2_mask: moves.iter().fold(0, |mask, m| mask | 1 << m.index()),
             phase2_turn,
             rotations,

@@ -335,3 +335,32 @@ pub fn check_symmetry_classes(solver: &Solver, positions: &[Cube3]) {
         assert_eq!(quick[0].len(), canonical(false)[0].len());
     }
 }
+
+/// Distances from the solved cube of a projection of positions (`key`), by a breadth-first
+/// search of cubies under `moves` out to `max_depth`: a reference that shares nothing with the
+/// tables under test.
+pub fn distances_by_cubies<K: std::hash::Hash + Eq>(
+    moves: &[Move],
+    key: impl Fn(&Cube3) -> K,
+    max_depth: u8,
+) -> HashMap<K, u8> {
+    let mut distance = HashMap::from([(key(&Cube3::SOLVED), 0u8)]);
+    let mut frontier = vec![Cube3::SOLVED];
+    for depth in 1..=max_depth {
+        let mut next = Vec::new();
+        for cube in &frontier {
+            for &m in moves {
+                let moved = cube.apply(m);
+                distance.entry(key(&moved)).or_insert_with(|| {
+                    next.push(moved);
+                    depth
+                });
+            }
+        }
+        if next.is_empty() {
+            break;
+        }
+        frontier = next;
+    }
+    distance
+}
