@@ -6,9 +6,9 @@
 #     same coordinate (about 2 GB of memory and a few minutes per metric);
 #   - corners and both 7-edge sets never exceed the true distance of 3,000 random positions up to
 #     8 turns from solved (true distances by a meet-in-the-middle search);
-#   - the QTM checks of tests/phase1_solver.rs (the QTM phase-1 table against its published
-#     distribution and as exact distances, and the phase-1 solver in QTM), which need a second
-#     80-s table build the suite skips.
+#   - the checks of tests/phase1_solver.rs (the raw phase-1 tables against their published
+#     distributions and as exact distances, and the phase-1 solver in both metrics), which need
+#     an 80-s table build per metric that the suite skips.
 # The outcome is written to reports/table-checks.md.
 #
 # With the argument `ud`, instead: the symmetry-reduced `ud-f4` coset table (HTM) against an
@@ -49,7 +49,7 @@ status=0
 cargo test --release --test pattern_databases -- --ignored 2>&1 | tee "$log" || status=$?
 cargo test --release --test phase1_solver -- --ignored 2>&1 | tee -a "$log" || status=$?
 {
-  echo "# 7-edge and QTM phase-1 table checks"
+  echo "# 7-edge and phase-1 table checks"
   echo
   echo "\`scripts/check-tables.sh\` on $(date -u +%Y-%m-%d): $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs),"
   echo "$(( $(date +%s) - start )) s, exit status $status. The ignored tests of tests/pattern_databases.rs and tests/phase1_solver.rs:"

@@ -74,7 +74,7 @@ fn check(cube: &Cube3, steps: &[Step]) {
 #[test]
 fn random_positions_are_solved_stage_by_stage() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(17);
-    for _ in 0..20 {
+    for _ in 0..10 {
         let cube = Cube3::random(&mut rng);
         let steps = solver().solve(&cube).unwrap();
         check(&cube, &steps);
@@ -112,7 +112,7 @@ fn the_cross_is_the_shortest_cross() {
     // The cross pieces' places move with the moves alone, so a sequence that takes a
     // position's cross home, inverted, takes home to the position's cross: the distances agree.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(23);
-    for _ in 0..30 {
+    for _ in 0..12 {
         let cube = Cube3::random(&mut rng);
         let steps = solver().solve(&cube).unwrap();
         assert_eq!(steps[0].moves.len() as u8, distance[&key(&cube)]);
