@@ -55,6 +55,13 @@ impl PartKind {
 
     /// The part's value in `cube`.
     pub fn value(&self, cube: &Cube3) -> u32 {
+        self.value_with(cube, &mut None)
+    }
+
+    /// [`PartKind::value`], with the position's phase-1 coordinate made at most once for all
+    /// the parts of one index (`phase1`, filled on first use).
+    fn value_with(&self, cube: &Cube3, phase1: &mut Option<Phase1Coord>) -> u32 {
+        let mut phase1 = || *phase1.get_or_insert_with(|| Phase1Coord::of(cube));
         match self {
             PartKind::Edges(pieces) => {
                 let mut slots = [0u8; 12];
@@ -80,9 +87,9 @@ impl PartKind {
                 (rank_arrangement(&slots[..k], 8) * 3u64.pow(k as u32) + twist) as u32
             }
             // Phase 1's coordinate ranks these three.
-            PartKind::Flips => u32::from(Phase1Coord::of(cube).flip),
-            PartKind::Twists => u32::from(Phase1Coord::of(cube).twist),
-            PartKind::SlicePlaces => u32::from(Phase1Coord::of(cube).slice),
+            PartKind::Flips => u32::from(phase1().flip),
+            PartKind::Twists => u32::from(phase1().twist),
+            PartKind::SlicePlaces => u32::from(phase1().slice),
         }
     }
 
@@ -211,8 +218,10 @@ impl PieceSpace {
 
     /// The state of `cube`.
     pub fn index(&self, cube: &Cube3) -> u64 {
+        let mut phase1 = None;
         self.parts.iter().fold(0u64, |index, part| {
-            index * u64::from(part.kind.values()) + u64::from(part.kind.value(cube))
+            index * u64::from(part.kind.values())
+                + u64::from(part.kind.value_with(cube, &mut phase1))
         })
     }
 }

@@ -414,6 +414,18 @@ impl Phase2SliceSpace {
         }
     }
 
+    /// The corner permutation after phase-2 turn `turn` (numbered as [`phase2_moves`]).
+    #[inline]
+    pub fn move_corners(&self, corners: u16, turn: usize) -> u16 {
+        self.corner_moves[usize::from(corners) * self.moves + turn]
+    }
+
+    /// The slice order after phase-2 turn `turn`.
+    #[inline]
+    pub fn move_slice(&self, slice: u8, turn: usize) -> u8 {
+        self.slice_moves[usize::from(slice) * self.moves + turn]
+    }
+
     /// The table's index of a position's corner permutation and slice order.
     #[inline]
     pub fn index(corners: u32, slice: u32) -> u64 {

@@ -206,13 +206,18 @@ impl LayersSolver {
 
     /// The distance a lookup reads for `cube`.
     fn distance(&self, cube: &Cube3, lookup: Lookup) -> u8 {
+        self.distance_seen(&mut Seen::new(cube), lookup)
+    }
+
+    /// The distance a lookup reads for the position `seen` holds, its conjugates made once
+    /// per node however many tables read them (a corner and an edge table share each turn).
+    fn distance_seen(&self, seen: &mut Seen, lookup: Lookup) -> u8 {
         match lookup {
-            Lookup::Piece(table, 0) => self.tables[table].distance(cube),
             Lookup::Piece(table, k) => {
-                let (y, y_inverse) = &self.turns_about_ud[k];
-                self.tables[table].distance(&y.then(cube).then(y_inverse))
+                let cube = seen.through(k, &self.turns_about_ud);
+                self.tables[table].distance(cube)
             }
-            Lookup::Corners => self.corners.nibble(corners::rank(&cube.corners)),
+            Lookup::Corners => self.corners.nibble(corners::rank(&seen.cubes[0].corners)),
         }
     }
 
@@ -355,9 +360,10 @@ impl LayersSolver {
     /// The largest of the goal's table distances, or a value above `budget` as soon as one
     /// exceeds it.
     fn bound(&self, cube: &Cube3, goal: &Goal, budget: u8) -> u8 {
+        let mut seen = Seen::new(cube);
         let mut best = 0;
         for &lookup in &goal.tables {
-            best = best.max(self.distance(cube, lookup));
+            best = best.max(self.distance_seen(&mut seen, lookup));
             if best > budget {
                 break;
             }
@@ -397,6 +403,30 @@ impl LayersSolver {
             path.pop();
         }
         false
+    }
+}
+
+/// A position and its conjugates by `y^k`, each made when first read.
+struct Seen {
+    cubes: [Cube3; 4],
+    made: u8,
+}
+
+impl Seen {
+    fn new(cube: &Cube3) -> Seen {
+        Seen {
+            cubes: [*cube; 4],
+            made: 1,
+        }
+    }
+
+    fn through(&mut self, k: usize, turns: &[(Cube3, Cube3); 4]) -> &Cube3 {
+        if self.made & 1 << k == 0 {
+            let (y, y_inverse) = &turns[k];
+            self.cubes[k] = y.then(&self.cubes[0]).then(y_inverse);
+            self.made |= 1 << k;
+        }
+        &self.cubes[k]
     }
 }
 

@@ -26,8 +26,8 @@ use super::heuristic::{Entries, missing_tables, open_table};
 use crate::cube::{Cube3, Face, Metric, Move, Rotation};
 use crate::pdb::phase1::{Phase1Coord, Phase1Space};
 use crate::pdb::twophase::{
-    CORNER_PERMUTATION, LAYER_EDGES, Phase2SliceSpace, SLICE_ORDER, SymProduct, corner_permutation,
-    flip_slice, layer_edges, phase2_moves, slice_order,
+    LAYER_EDGES, Phase2SliceSpace, SymProduct, corner_permutation, flip_slice, layer_edges,
+    phase2_moves, slice_order,
 };
 use crate::table::{Table, TableError, TableId, TableKind};
 use std::path::Path;
@@ -113,10 +113,11 @@ pub struct TwoPhaseSolver {
     phase1_moves: Phase1Space,
     phase1_index: SymProduct,
     phase2_index: SymProduct,
-    /// Per phase-2 turn (0..10), as for [`phase2_moves`]: the raw coordinates after it.
-    corner_moves: Vec<u16>,
+    /// The corner and slice-order move tables (those the `phase2-slice` table was built with).
+    slice_space: Phase2SliceSpace,
+    /// Per U/D-edge permutation and phase-2 turn (0..10, as for [`phase2_moves`]), the
+    /// permutation after it.
     edge_moves: Vec<u16>,
-    slice_moves: Vec<u8>,
     /// The half-turn move numbers of H's moves, a bit each.
     phase2_mask: u32,
     /// Per half-turn move number, its phase-2 turn number (for H's moves).
@@ -158,13 +159,8 @@ impl TwoPhaseSolver {
             phase1_moves: Phase1Space::new(Metric::Htm),
             phase1_index,
             phase2_index,
-            corner_moves: CORNER_PERMUTATION.move_table(&moves),
+            slice_space: Phase2SliceSpace::new(),
             edge_moves: LAYER_EDGES.move_table(&moves),
-            slice_moves: SLICE_ORDER
-                .move_table(&moves)
-                .into_iter()
-                .map(|v| v as u8)
-                .collect(),
             phase2_mask: moves.iter().fold(0, |mask, m| mask | 1 << m.index()),
             phase2_turn,
             rotations,
@@ -364,11 +360,10 @@ impl TwoPhaseSolver {
             let turn = allowed.trailing_zeros() as usize;
             allowed &= allowed - 1;
             let t = usize::from(self.phase2_turn[turn]);
-            let n = PHASE2_MOVES;
             let child = Phase2Coord {
-                corners: self.corner_moves[usize::from(c.corners) * n + t],
-                edges: self.edge_moves[usize::from(c.edges) * n + t],
-                slice: self.slice_moves[usize::from(c.slice) * n + t],
+                corners: self.slice_space.move_corners(c.corners, t),
+                edges: self.edge_moves[usize::from(c.edges) * PHASE2_MOVES + t],
+                slice: self.slice_space.move_slice(c.slice, t),
             };
             run.phase2_nodes += 1;
             if self.phase2_bound(child) >= togo {
