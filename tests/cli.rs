@@ -1588,3 +1588,94 @@ fn layers_prints_named_stages_and_draws_each() {
     }
     assert!(stdout.contains("htm, layers;"), "{stdout}");
 }
+
+#[test]
+fn shards_solve_every_position_once_and_stats_merges_them() {
+    let dir = built_dir();
+    let shards = dir.path().join("shards");
+    std::fs::create_dir(&shards).unwrap();
+    let experiment = |seed: &str, extra: &[&str], csv: &Path| {
+        let mut args = vec![
+            "--data-dir",
+            data(dir.path()),
+            "--puzzle",
+            "2x2",
+            "--random",
+            "30",
+            "--seed",
+            seed,
+            "--csv",
+            csv.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let out = solve(&args, None);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    };
+    for k in 0..3 {
+        let shard = format!("{k}/3");
+        experiment("5", &["--shard", &shard], &shards.join(format!("{k}.csv")));
+    }
+    let whole = dir.path().join("whole.csv");
+    experiment("5", &[], &whole);
+    let merged = dir.path().join("merged.csv");
+    let out = stats(&[
+        "experiment",
+        "--json",
+        "--merged",
+        merged.to_str().unwrap(),
+        shards.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    assert_eq!(summary["positions"], 30);
+    assert_eq!(summary["total"], 30);
+    assert_eq!(summary["missing"], 0);
+    // The merged file is the one-process run, row for row, but for the times.
+    let rows = |path: &Path| -> Vec<Vec<String>> {
+        let mut reader = csv::Reader::from_path(path).unwrap();
+        let headers = reader.headers().unwrap().clone();
+        let keep: Vec<usize> = (0..headers.len())
+            .filter(|&i| &headers[i] != "seconds")
+            .collect();
+        reader
+            .records()
+            .map(|r| {
+                let r = r.unwrap();
+                keep.iter().map(|&i| r[i].to_string()).collect()
+            })
+            .collect()
+    };
+    assert_eq!(rows(&merged), rows(&whole));
+    assert_eq!(rows(&whole)[7][9], "7", "rows carry their index");
+
+    // A lost shard and a shard run twice are named, and the exit status says so.
+    std::fs::remove_file(shards.join("1.csv")).unwrap();
+    std::fs::copy(shards.join("2.csv"), shards.join("2-again.csv")).unwrap();
+    let out = stats(&["experiment", shards.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let errors = text(&out.stderr);
+    assert!(
+        errors.contains(
+            "10 of the experiment's 30 positions were not solved by any file (indices 1, 4, 7"
+        ),
+        "{errors}"
+    );
+    assert!(
+        errors.contains("10 positions were answered more than once (indices 2 (2 times)"),
+        "{errors}"
+    );
+    // Shards of another experiment do not merge.
+    experiment("6", &["--shard", "1/3"], &shards.join("1.csv"));
+    let out = stats(&["experiment", shards.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("different experiments"),
+        "{}",
+        text(&out.stderr)
+    );
+    for bad in ["3/3", "1", "a/b", "0/0"] {
+        let out = solve(&["--shard", bad, "--random", "1"], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(text(&out.stderr).contains("K/N"), "{}", text(&out.stderr));
+    }
+}

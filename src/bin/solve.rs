@@ -6,6 +6,7 @@ use cubelab::facelet::{Palette, net};
 use cubelab::group::{self, GroupError, GroupMetric, GroupSpec, GroupTable};
 use cubelab::notation::format_moves;
 use cubelab::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
+use cubelab::report::experiment::{ExperimentRow, ExperimentWriter, Shard};
 use cubelab::report::picture::Scheme;
 use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
@@ -78,6 +79,13 @@ struct Args {
     /// Seed for --random.
     #[arg(long, default_value_t = 1, requires = "random")]
     seed: u64,
+    /// Solve only every N-th position, starting at the K-th (from 0), of all the positions
+    /// given (arguments, --file, --random: every shard reads or draws them all), so that N
+    /// processes share an experiment with no coordinator, e.g. a Slurm array task as
+    /// `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`. `stats experiment` merges the
+    /// shards' --csv files and names the positions none solved.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
     /// Print every optimal solution, not just one. On the 3x3, a position that symmetries keep
     /// has its solutions printed one per class of symmetric images (the first in canonical
     /// order), with the count of all of them; --no-symmetry prints each.
@@ -168,6 +176,10 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         ));
     }
     Ok(Duration::from_secs_f64(seconds))
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|e| e.to_string())
 }
 
 /// The most search threads: more only adds switching, and a typo such as 100000 would spend
@@ -399,7 +411,11 @@ fn run(args: &Args) -> Result<bool, String> {
         None => None,
     };
     let mut solvers = Solvers::default();
-    let mut csv = open_csv(args)?;
+    let mut csv = match &args.csv {
+        Some(path) => Some(ExperimentWriter::append(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let experiment = Experiment::of(args)?;
     let mut all_solved = true;
     let stdout = std::io::stdout();
     let mut inputs = inputs(args)?;
@@ -419,9 +435,10 @@ fn run(args: &Args) -> Result<bool, String> {
         if read.is_empty() {
             return failure.map_or(Ok(all_solved), Err);
         }
+        let indices: Vec<u64> = read.iter().map(|input| input.index).collect();
         let positions: Vec<(String, Result<Position, String>)> = read
             .into_iter()
-            .map(|Input { shown, text }| {
+            .map(|Input { shown, text, .. }| {
                 let position = text
                     .and_then(|t| parse_position(&t, args.puzzle, form).map_err(|e| e.to_string()));
                 (shown, position)
@@ -440,7 +457,9 @@ fn run(args: &Args) -> Result<bool, String> {
             }
         } else {
             let outcomes = solve_batch(args, &mut solvers, group.as_ref(), &positions)?;
-            for ((shown, position), outcome) in positions.iter().zip(&outcomes) {
+            for (((shown, position), outcome), index) in
+                positions.iter().zip(&outcomes).zip(&indices)
+            {
                 all_solved &= outcome.solved();
                 let puzzle = position.as_ref().map_or(args.puzzle, |p| Some(p.puzzle()));
                 let mut out = stdout.lock();
@@ -469,7 +488,8 @@ fn run(args: &Args) -> Result<bool, String> {
                     return Ok(all_solved);
                 }
                 if let Some(writer) = csv.as_mut() {
-                    write_csv(writer, args, shown, puzzle, outcome)?;
+                    let row = csv_row(args, &experiment, *index, shown, puzzle, outcome);
+                    writer.write(&row).map_err(|e| e.to_string())?;
                 }
             }
         }
@@ -766,8 +786,10 @@ impl Solvers {
     }
 }
 
-/// One position to solve: how it is shown in the output, and its text or why it has none.
+/// One position to solve: its number among all the positions given (for --shard and the CSV's
+/// `index`), how it is shown in the output, and its text or why it has none.
 struct Input {
+    index: u64,
     shown: String,
     text: Result<String, String>,
 }
@@ -775,6 +797,7 @@ struct Input {
 impl Input {
     fn of(text: String) -> Input {
         Input {
+            index: 0,
             shown: text.clone(),
             text: Ok(text),
         }
@@ -784,10 +807,48 @@ impl Input {
         match line.text {
             Ok(text) => Input::of(text),
             Err(e) => Input {
+                index: 0,
                 shown: format!("line {}", line.number),
                 text: Err(e.to_string()),
             },
         }
+    }
+}
+
+/// What the CSV rows say of the experiment as a whole, the same in every shard.
+struct Experiment {
+    /// How many positions in all (over every shard); unknown for standard input.
+    total: Option<u64>,
+    /// Where they come from, e.g. `file positions.txt + random 3x3 seed 1`.
+    source: String,
+}
+
+impl Experiment {
+    fn of(args: &Args) -> Result<Experiment, String> {
+        let mut total = Some(args.positions.len() as u64);
+        let mut sources = Vec::new();
+        if !args.positions.is_empty() {
+            sources.push("arguments".to_string());
+        }
+        if let Some(path) = &args.file {
+            let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let lines = PositionLines::new(std::io::BufReader::new(file)).count();
+            total = total.map(|t| t + lines as u64);
+            sources.push(format!("file {}", path.display()));
+        }
+        if let Some(count) = args.random {
+            let puzzle = args.puzzle.unwrap_or(Puzzle::Cube);
+            total = total.map(|t| t + count);
+            sources.push(format!("random {puzzle} seed {}", args.seed));
+        }
+        if sources.is_empty() {
+            total = None;
+            sources.push("standard input".to_string());
+        }
+        Ok(Experiment {
+            total,
+            source: sources.join(" + "),
+        })
     }
 }
 
@@ -828,7 +889,18 @@ fn inputs(args: &Args) -> Result<Inputs, String> {
         });
         inputs = Box::new(inputs.chain(lines));
     }
-    Ok(inputs)
+    // Numbered over all the positions, then this shard's kept: a read error ends every shard.
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let numbered = inputs
+        .enumerate()
+        .filter_map(move |(number, input)| match input {
+            Ok(input) => shard.keeps(number as u64).then_some(Ok(Input {
+                index: number as u64,
+                ..input
+            })),
+            Err(e) => Some(Err(e)),
+        });
+    Ok(Box::new(numbered))
 }
 
 /// Solves `position` within the group of `table`: one optimal solution, checked by applying it.
@@ -1141,74 +1213,42 @@ fn write_json(
     writeln!(out, "{line}")
 }
 
-/// The columns of `--csv` files, which `stats experiment` reads.
-const CSV_HEADER: [&str; 10] = [
-    "input",
-    "puzzle",
-    "metric",
-    "status",
-    "length",
-    "lower_bound",
-    "nodes",
-    "seconds",
-    "solution",
-    "iterations",
-];
-
-fn open_csv(args: &Args) -> Result<Option<csv::Writer<std::fs::File>>, String> {
-    let Some(path) = &args.csv else {
-        return Ok(None);
-    };
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let new = file.metadata().map(|m| m.len() == 0).unwrap_or(true);
-    let mut writer = csv::Writer::from_writer(file);
-    if new {
-        writer
-            .write_record(CSV_HEADER)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(Some(writer))
-}
-
-/// One row; `iterations` is `bound:nodes:seconds` per iteration, separated by spaces.
-fn write_csv(
-    writer: &mut csv::Writer<std::fs::File>,
+/// The `--csv` row of one position: `iterations` is `bound:nodes:seconds` per IDA* iteration,
+/// separated by spaces.
+fn csv_row(
     args: &Args,
+    experiment: &Experiment,
+    index: u64,
     input: &str,
     puzzle: Option<Puzzle>,
     outcome: &Outcome,
-) -> Result<(), String> {
+) -> ExperimentRow {
     let first = outcome.solutions().first();
     let iterations: Vec<String> = outcome
         .iterations()
         .iter()
         .map(|i| format!("{}:{}:{:.6}", i.bound, i.nodes, i.seconds))
         .collect();
-    let record = [
-        input.to_string(),
-        puzzle.map_or("", Puzzle::name).to_string(),
-        outcome.metric(args),
-        outcome.status().to_string(),
-        first
-            .map(|s| outcome.length(args, s).to_string())
-            .unwrap_or_default(),
-        outcome
-            .lower_bound()
-            .filter(|_| first.is_none())
-            .map(|b| b.to_string())
-            .unwrap_or_default(),
-        outcome.nodes().map(|n| n.to_string()).unwrap_or_default(),
-        // Shortest exact form: the 2x2 answers in microseconds.
-        outcome.seconds().to_string(),
-        first.map(|s| format_moves(s)).unwrap_or_default(),
-        iterations.join(" "),
-    ];
-    writer
-        .write_record(&record)
-        .and_then(|()| Ok(writer.flush()?))
-        .map_err(|e| e.to_string())
+    let method = match outcome {
+        Outcome::Layers { .. } => Method::Layers,
+        Outcome::TwoPhase { .. } => Method::TwoPhase,
+        Outcome::Invalid(_) => args.method,
+        _ => Method::Optimal,
+    };
+    ExperimentRow {
+        input: input.to_string(),
+        puzzle: puzzle.map_or("", Puzzle::name).to_string(),
+        metric: outcome.metric(args),
+        status: outcome.status().to_string(),
+        length: first.map(|s| outcome.length(args, s)),
+        lower_bound: outcome.lower_bound().filter(|_| first.is_none()),
+        nodes: outcome.nodes(),
+        seconds: outcome.seconds(),
+        solution: first.map(|s| format_moves(s)).unwrap_or_default(),
+        iterations: iterations.join(" "),
+        index: Some(index),
+        total: experiment.total,
+        source: Some(experiment.source.clone()),
+        method: Some(method.name().to_string()),
+    }
 }

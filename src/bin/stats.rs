@@ -9,7 +9,8 @@ use cubelab::report::chart::{
     ChartFormat, Labels, Points, Series, bar_chart, distribution_chart, points_chart,
 };
 use cubelab::report::experiment::{
-    ExperimentRow, ExperimentSummary, format_seconds, markdown, read_experiment, summarise,
+    ExperimentRow, ExperimentSummary, ExperimentWriter, Merged, format_seconds, markdown,
+    read_experiment, read_merged, summarise,
 };
 use cubelab::report::picture::{Scheme, draw_net};
 use cubelab::report::scan::checked_histogram;
@@ -44,11 +45,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Summary of an experiment file written by `solve --csv`, per puzzle and metric:
-    /// positions by status, and the spread of nodes and time per optimal length.
+    /// Summary of an experiment written by `solve --csv`, per puzzle and metric: positions by
+    /// status, and the spread of nodes and time per optimal length. Several files (or
+    /// directories of *.csv files), such as the shards of `solve --shard`, are read as one
+    /// experiment: positions no file answers and positions answered twice are reported, and
+    /// the exit status is 1 if there are any.
     Experiment {
-        /// The CSV file.
-        file: PathBuf,
+        /// The CSV files, or directories of them.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also write the merged experiment to FILE: each position once, in order, in the
+        /// format of `solve --csv` (replaced if it exists).
+        #[arg(long, value_name = "FILE")]
+        merged: Option<PathBuf>,
         /// One JSON object instead of text.
         #[arg(long, conflicts_with = "markdown")]
         json: bool,
@@ -118,7 +127,8 @@ fn main() -> ExitCode {
     let result = match command {
         Command::Tables { json } => tables(&data_dir, json),
         Command::Experiment {
-            file,
+            files,
+            merged,
             json,
             markdown,
         } => {
@@ -127,7 +137,7 @@ fn main() -> ExitCode {
                 (_, true) => ExperimentOutput::Markdown,
                 _ => ExperimentOutput::Text,
             };
-            experiment(&file, output)
+            experiment(&files, merged.as_deref(), output)
         }
         Command::Plot {
             out,
@@ -302,18 +312,118 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
     Ok(ok)
 }
 
-fn experiment(file: &std::path::Path, output: ExperimentOutput) -> Result<bool, String> {
-    let rows = read_experiment(file).map_err(|e| e.to_string())?;
-    let summary = summarise(&rows);
-    match output {
-        ExperimentOutput::Json => println!(
-            "{}",
-            serde_json::to_string(&summary).map_err(|e| e.to_string())?
-        ),
-        ExperimentOutput::Markdown => print!("{}", markdown(&summary)),
-        ExperimentOutput::Text => print_experiment(file, &summary),
+/// Summarises the experiment in `files` (shards merged); false if a position is missing or
+/// answered twice.
+fn experiment(
+    files: &[PathBuf],
+    merged_out: Option<&std::path::Path>,
+    output: ExperimentOutput,
+) -> Result<bool, String> {
+    let merged = read_merged(files).map_err(|e| e.to_string())?;
+    if let Some(path) = merged_out {
+        // Replaced, not appended to: a merge run twice gives the same file.
+        if path.exists() {
+            std::fs::remove_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        }
+        let mut writer = ExperimentWriter::append(path).map_err(|e| e.to_string())?;
+        for row in &merged.rows {
+            writer.write(row).map_err(|e| e.to_string())?;
+        }
     }
-    Ok(true)
+    let summary = summarise(&merged.rows);
+    let coverage = coverage_lines(&merged);
+    match output {
+        ExperimentOutput::Json => {
+            let mut value = serde_json::to_value(&summary).map_err(|e| e.to_string())?;
+            value["total"] = merged.total.into();
+            value["missing"] = merged.missing_count().into();
+            value["missing_ranges"] = merged
+                .missing
+                .iter()
+                .map(|r| serde_json::json!([r.start(), r.end()]))
+                .collect();
+            value["duplicated"] = merged
+                .duplicated
+                .iter()
+                .map(|(index, times)| serde_json::json!({"index": index, "times": times}))
+                .collect();
+            value["unindexed"] = merged.unindexed.into();
+            println!("{value}");
+        }
+        ExperimentOutput::Markdown => {
+            for line in &coverage {
+                println!("{line}");
+            }
+            if !coverage.is_empty() {
+                println!();
+            }
+            print!("{}", markdown(&summary));
+        }
+        ExperimentOutput::Text => {
+            let name = match files {
+                [one] => one.display().to_string(),
+                many => format!("{} files", many.len()),
+            };
+            print_experiment(&name, &summary);
+            for line in &coverage {
+                eprintln!("stats: {line}");
+            }
+        }
+    }
+    Ok(merged.missing.is_empty() && merged.duplicated.is_empty())
+}
+
+/// What is wrong with the experiment's coverage, a line each; none if every position is
+/// answered once.
+fn coverage_lines(merged: &Merged) -> Vec<String> {
+    let mut lines = Vec::new();
+    if !merged.missing.is_empty() {
+        let runs: Vec<String> = merged
+            .missing
+            .iter()
+            .take(20)
+            .map(|r| match r.end() - r.start() {
+                0 => r.start().to_string(),
+                _ => format!("{}-{}", r.start(), r.end()),
+            })
+            .collect();
+        let more = if merged.missing.len() > 20 {
+            ", ..."
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "{} of the experiment's {} positions were not solved by any file (indices {}{more}); run the shards that wrote them again",
+            merged.missing_count(),
+            merged.total.unwrap_or(0),
+            runs.join(", ")
+        ));
+    }
+    if !merged.duplicated.is_empty() {
+        let shown: Vec<String> = merged
+            .duplicated
+            .iter()
+            .take(20)
+            .map(|(index, times)| format!("{index} ({times} times)"))
+            .collect();
+        let more = if merged.duplicated.len() > 20 {
+            ", ..."
+        } else {
+            ""
+        };
+        lines.push(format!(
+            "{} positions were answered more than once (indices {}{more}); each is counted once, from its first row",
+            merged.duplicated.len(),
+            shown.join(", ")
+        ));
+    }
+    if merged.unindexed > 0 {
+        lines.push(format!(
+            "{} rows carry no index (written before `solve --shard`), so gaps among them cannot be found",
+            merged.unindexed
+        ));
+    }
+    lines
 }
 
 enum ExperimentOutput {
@@ -322,8 +432,8 @@ enum ExperimentOutput {
     Markdown,
 }
 
-fn print_experiment(file: &std::path::Path, summary: &ExperimentSummary) {
-    println!("{}: {} positions", file.display(), summary.positions);
+fn print_experiment(name: &str, summary: &ExperimentSummary) {
+    println!("{name}: {} positions", summary.positions);
     for group in &summary.groups {
         println!();
         println!(

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Proves the Slurm scripts on a real Slurm: starts a one-node cluster on this machine
+# (slurmctld and slurmd on 127.0.0.1, with munge), submits a sharded 2x2 and 3x3 experiment
+# through submit.sh as 4-task arrays, waits for the merges, and checks that each merged result
+# equals the same experiment solved by one process (same positions, statuses, lengths and
+# solutions). Installs Debian's slurm-wlm and munge first if they are missing (needs root or
+# sudo, and the Debian registry). Everything it starts is stopped when it ends.
+# Usage: scripts/slurm/test-local-cluster.sh   (from anywhere; builds the binaries if needed)
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+say() { echo "slurm test: $*"; }
+sudo=()
+if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
+as_root() { "${sudo[@]}" "$@"; }
+
+if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+  say "installing slurm-wlm and munge"
+  as_root apt-get update -qq >/dev/null
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+    slurm-wlm munge >/dev/null
+fi
+
+work=$(mktemp -d /tmp/cubelab-slurm.XXXXXX)
+pids=()
+cleanup() {
+  scontrol shutdown >/dev/null 2>&1 || true
+  for pid in "${pids[@]}"; do as_root kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  [ -n "${CUBELAB_SLURM_KEEP:-}" ] || rm -rf "$work"
+}
+trap cleanup EXIT
+
+# munge: the credentials Slurm's daemons and clients exchange. One is started unless running.
+if ! munge -n 2>/dev/null | unmunge >/dev/null 2>&1; then
+  as_root mkdir -p /run/munge /var/log/munge /var/lib/munge
+  as_root chown munge:munge /run/munge /var/log/munge /var/lib/munge
+  if [ ! -s /etc/munge/munge.key ]; then as_root mungekey --create; fi
+  as_root runuser -u munge -- /usr/sbin/munged
+  for _ in $(seq 50); do munge -n 2>/dev/null | unmunge >/dev/null 2>&1 && break; sleep 0.1; done
+fi
+
+host=$(hostname -s)
+cpus=$(nproc)
+mkdir -p "$work"/{state,spool,log}
+export SLURM_CONF=$work/slurm.conf
+# The least a working cluster needs: no accounting, no cgroups, this host as the one node.
+cat >"$SLURM_CONF" <<CONF
+ClusterName=cubelab-test
+SlurmctldHost=$host(127.0.0.1)
+SlurmUser=$(id -un)
+AuthType=auth/munge
+StateSaveLocation=$work/state
+SlurmdSpoolDir=$work/spool
+SlurmctldPidFile=$work/slurmctld.pid
+SlurmdPidFile=$work/slurmd.pid
+SlurmctldLogFile=$work/log/slurmctld.log
+SlurmdLogFile=$work/log/slurmd.log
+SlurmctldPort=${CUBELAB_SLURM_PORT:-16817}
+SlurmdPort=$((${CUBELAB_SLURM_PORT:-16817} + 1))
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+AccountingStorageType=accounting_storage/none
+JobCompType=jobcomp/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+ReturnToService=2
+MpiDefault=none
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+# Started directly (not through a function), so that $! is the daemon (or sudo, which passes
+# the signal on) and the cleanup stops it.
+"${sudo[@]}" slurmctld -D -f "$SLURM_CONF" >"$work/log/slurmctld.out" 2>&1 &
+pids+=($!)
+"${sudo[@]}" slurmd -D -f "$SLURM_CONF" >"$work/log/slurmd.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 100); do
+  [ "$(sinfo -h -o %t 2>/dev/null)" = idle ] && break
+  sleep 0.2
+done
+if [ "$(sinfo -h -o %t 2>/dev/null)" != idle ]; then
+  say "the cluster did not come up"; tail -n 20 "$work"/log/*; exit 1
+fi
+say "one-node cluster up ($host, $cpus CPUs)"
+
+cargo build --release --quiet --bin solve --bin stats --bin gen-tables
+bin=$root/target/release
+data=$work/data
+"$bin/gen-tables" --data-dir "$data" 2x2 ud-f4 >"$work/log/gen-tables.log" 2>&1 ||
+  { cat "$work/log/gen-tables.log"; exit 1; }
+
+# Short 3x3 scrambles, the same on every run: 8 moves each, drawn by a seeded generator.
+moves=(U U2 "U'" D D2 "D'" R R2 "R'" L L2 "L'" F F2 "F'" B B2 "B'")
+RANDOM=7
+for _ in $(seq 24); do
+  line=()
+  for _ in $(seq 8); do line+=("${moves[RANDOM % 18]}"); done
+  echo "${line[*]}"
+done >"$work/scrambles.txt"
+
+experiments=(
+  "pocket|--puzzle 2x2 --random 200 --seed 11"
+  "cube|--file $work/scrambles.txt --tables ud-f4 --deterministic"
+)
+for experiment in "${experiments[@]}"; do
+  name=${experiment%%|*}
+  read -r -a solve_args <<<"${experiment#*|}"
+  out=$work/$name
+  jobs=$(CUBELAB_BIN=$bin CUBELAB_DATA=$data CUBELAB_OUT=$out \
+    scripts/slurm/submit.sh 4 --cpus-per-task=1 -- "${solve_args[@]}")
+  say "$name: $jobs"
+  merge=$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')
+  # squeue -j lists a finished job too (as COMPLETED, FAILED...) for a few minutes.
+  for _ in $(seq 600); do
+    case $(squeue -h -j "$merge" -o %T 2>/dev/null) in
+      PENDING | RUNNING | COMPLETING | CONFIGURING) sleep 0.5 ;;
+      *) break ;;
+    esac
+  done
+  if [ ! -s "$out/merged.csv" ]; then
+    say "$name: no merged result"; tail -n 20 "$out"/logs/* "$work"/log/*.log; exit 1
+  fi
+  "$bin/solve" --data-dir "$data" --csv "$out/single.csv" "${solve_args[@]}" >/dev/null || true
+  shards=$(ls "$out"/shards/*.csv | wc -l)
+  python3 - "$out/merged.csv" "$out/single.csv" "$shards" <<'PY'
+import csv, sys
+merged, single, shards = sys.argv[1], sys.argv[2], int(sys.argv[3])
+# Times and node counts vary between runs; what was solved, and how, must not.
+kept = ["index", "total", "source", "input", "puzzle", "metric", "method", "status", "length", "solution"]
+read = lambda path: [[row[k] for k in kept] for row in csv.DictReader(open(path))]
+a, b = read(merged), read(single)
+assert shards == 4, f"{shards} shard files, expected 4"
+assert len(a) == len(b) and len(a) > 0, f"{len(a)} merged rows, {len(b)} from one process"
+for x, y in zip(a, b):
+    assert x == y, f"merged {x} differs from one process's {y}"
+print(f"slurm test: {len(a)} positions from 4 shards equal one process's")
+PY
+done
+say "passed"
