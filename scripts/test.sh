@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The whole test suite, as README.md gives it and CI (.ci/run) runs it: the Rust tests, then the
-# Slurm scripts on a real one-node Slurm cluster started on this machine. Each part says where it
-# starts; the first failure stops the run. CUBELAB_SKIP="slurm" (space-separated part names)
+# The whole test suite, as README.md gives it and CI (.ci/run) runs it: the Rust tests, the Slurm
+# scripts on a real one-node Slurm cluster started on this machine, and the Python module's
+# pytest suite. Each part says where it
+# starts; the first failure stops the run. CUBELAB_SKIP="slurm python" (space-separated part names)
 # leaves parts out on a machine that cannot run them; CI leaves out nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,4 +21,5 @@ part() {
 }
 part rust cargo test --release
 part slurm scripts/slurm/test-local-cluster.sh
+part python scripts/test-python.sh
 echo "== all tests passed"

@@ -11,5 +11,6 @@ pub mod pdb;
 pub mod position;
 pub mod report;
 pub mod search;
+pub mod solving;
 pub mod space;
 pub mod table;

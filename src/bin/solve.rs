@@ -1,25 +1,23 @@
 //! solve: optimal solutions for cube positions, from the tables gen-tables built.
 
 use clap::Parser;
-use cubelab::cube::{Cube2, Cube3, Metric, Move, merge_same_face};
+use cubelab::cube::{Cube2, Cube3, Metric, Move};
 use cubelab::facelet::{Palette, net};
-use cubelab::group::{self, GroupError, GroupMetric, GroupSpec, GroupTable};
+use cubelab::group::{GroupMetric, GroupSpec};
 use cubelab::notation::format_moves;
 use cubelab::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
 use cubelab::report::experiment::{ExperimentRow, ExperimentWriter, Shard};
 use cubelab::report::picture::Scheme;
-use cubelab::search::heuristic::AnyHeuristic;
-use cubelab::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
-use cubelab::search::layers::{LayersSolver, Step};
-use cubelab::search::pocket::PocketSolver;
-use cubelab::search::twophase::{TwoPhaseLimits, TwoPhaseResult, TwoPhaseSolver, TwoPhaseStatus};
+use cubelab::search::layers::Step;
+use cubelab::search::twophase::TwoPhaseStatus;
+use cubelab::solving::{JsonShape, Method, Outcome, Progress, Request, Solvers};
 use cubelab::table::TableKind;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Find optimal (or, with --method, short or human) solutions for cube positions. A position is a move sequence (applied to a solved
 /// cube) or a sticker string: 24 letters for a 2x2, 54 for a 3x3, faces in the order U R F D L B.
@@ -196,151 +194,6 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
-/// How 3x3 positions are solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Method {
-    Optimal,
-    TwoPhase,
-    Layers,
-}
-
-impl Method {
-    fn name(self) -> &'static str {
-        match self {
-            Method::Optimal => "optimal",
-            Method::TwoPhase => "two-phase",
-            Method::Layers => "layers",
-        }
-    }
-}
-
-/// What happened to one position.
-enum Outcome {
-    /// Solved in stages; `solution` is the stages' moves one after another.
-    Layers {
-        steps: Vec<Step>,
-        solution: Vec<Vec<Move>>,
-        seconds: f64,
-    },
-    TwoPhase {
-        result: TwoPhaseResult,
-        seconds: f64,
-    },
-    Pocket {
-        solutions: Vec<Vec<Move>>,
-        seconds: f64,
-    },
-    Cube {
-        result: SearchResult,
-        seconds: f64,
-    },
-    /// Solved within a subgroup: the solution as face turns, and its length in the group's
-    /// moves.
-    Group {
-        solutions: Vec<Vec<Move>>,
-        length: u32,
-        seconds: f64,
-    },
-    Invalid(String),
-}
-
-impl Outcome {
-    fn status(&self) -> &'static str {
-        match self {
-            Outcome::Pocket { .. } | Outcome::Group { .. } => "optimal",
-            Outcome::Cube { result, .. } => match result.status {
-                SearchStatus::Optimal => "optimal",
-                SearchStatus::Timeout => "timeout",
-                SearchStatus::MaxLength => "max-length",
-            },
-            Outcome::TwoPhase { result, .. } => match result.status {
-                TwoPhaseStatus::Found => "found",
-                TwoPhaseStatus::Optimal => "optimal",
-                TwoPhaseStatus::Timeout => "timeout",
-                TwoPhaseStatus::MaxLength => "max-length",
-            },
-            Outcome::Layers { .. } => "solved",
-            Outcome::Invalid(_) => "invalid",
-        }
-    }
-
-    /// Whether the position was solved as asked: optimally, or within the maximum length.
-    fn solved(&self) -> bool {
-        matches!(self.status(), "optimal" | "found" | "solved")
-    }
-
-    fn solutions(&self) -> &[Vec<Move>] {
-        match self {
-            Outcome::Pocket { solutions, .. } | Outcome::Group { solutions, .. } => solutions,
-            Outcome::Cube { result, .. } => &result.solutions,
-            Outcome::TwoPhase { result, .. } => result.solution.as_slice(),
-            Outcome::Layers { solution, .. } => solution,
-            Outcome::Invalid(_) => &[],
-        }
-    }
-
-    fn seconds(&self) -> f64 {
-        match self {
-            Outcome::Pocket { seconds, .. }
-            | Outcome::Cube { seconds, .. }
-            | Outcome::TwoPhase { seconds, .. }
-            | Outcome::Layers { seconds, .. }
-            | Outcome::Group { seconds, .. } => *seconds,
-            Outcome::Invalid(_) => 0.0,
-        }
-    }
-
-    fn nodes(&self) -> Option<u64> {
-        match self {
-            Outcome::Cube { result, .. } => Some(result.nodes()),
-            Outcome::TwoPhase { result, .. } => Some(result.phase1_nodes + result.phase2_nodes),
-            _ => None,
-        }
-    }
-
-    /// The proven lower bound on the optimal length, for 3x3 searches.
-    fn lower_bound(&self) -> Option<u32> {
-        match self {
-            Outcome::Cube { result, .. } => Some(result.lower_bound),
-            _ => None,
-        }
-    }
-
-    /// 3x3: the symmetries that keep the position, as the search used them, and how many
-    /// optimal solutions the reported ones stand for.
-    fn symmetry(&self) -> Option<(usize, usize)> {
-        match self {
-            Outcome::Cube { result, .. } => Some((result.symmetries, result.solutions_in_all)),
-            _ => None,
-        }
-    }
-
-    /// The length of `solution` as counted: in `args.metric`, or in the group's moves.
-    fn length(&self, args: &Args, solution: &[Move]) -> u32 {
-        match self {
-            Outcome::Group { length, .. } => *length,
-            _ => args.metric.length(solution),
-        }
-    }
-
-    /// What lengths count: the metric, or the group's moves.
-    fn metric(&self, args: &Args) -> String {
-        match (self, &args.generators) {
-            (Outcome::Group { .. }, Some(_)) => {
-                format!("{} in the group", args.group_metric.name())
-            }
-            _ => args.metric.name().to_string(),
-        }
-    }
-
-    fn iterations(&self) -> &[IterationStats] {
-        match self {
-            Outcome::Cube { result, .. } => &result.iterations,
-            _ => &[],
-        }
-    }
-}
-
 /// When to paint nets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum When {
@@ -410,7 +263,7 @@ fn run(args: &Args) -> Result<bool, String> {
         ),
         None => None,
     };
-    let mut solvers = Solvers::default();
+    let solvers = Solvers::new(&args.data_dir);
     let mut csv = match &args.csv {
         Some(path) => Some(ExperimentWriter::append(path).map_err(|e| e.to_string())?),
         None => None,
@@ -456,7 +309,7 @@ fn run(args: &Args) -> Result<bool, String> {
                 all_solved &= position.is_ok();
             }
         } else {
-            let outcomes = solve_batch(args, &mut solvers, group.as_ref(), &positions)?;
+            let outcomes = solve_batch(args, &solvers, group.as_ref(), &positions)?;
             for (((shown, position), outcome), index) in
                 positions.iter().zip(&outcomes).zip(&indices)
             {
@@ -540,39 +393,42 @@ fn batch_size(args: &Args) -> usize {
     }
 }
 
-/// Solves a batch of positions, in parallel if there are several (see [`batch_size`]).
+/// What `args` ask of each search.
+fn request(args: &Args) -> Request {
+    Request {
+        metric: args.metric,
+        method: args.method,
+        tables: args.tables,
+        all: args.all,
+        max_length: args.max_length,
+        timeout: args.timeout,
+        budget: args.budget,
+        deterministic: args.deterministic,
+        dual: !args.no_dual,
+        symmetry: !args.no_symmetry,
+        one_thread: false,
+    }
+}
+
+/// Solves a batch of positions, in parallel if there are several (see [`batch_size`]). The
+/// solvers they need are opened first, so that a missing table ends the run before any search.
 fn solve_batch(
     args: &Args,
-    solvers: &mut Solvers,
+    solvers: &Solvers,
     group: Option<&GroupSpec>,
     positions: &[(String, Result<Position, String>)],
 ) -> Result<Vec<Outcome>, String> {
     use rayon::prelude::*;
-    for (_, position) in positions {
-        match (position, group) {
-            (Err(_), _) => {}
-            (Ok(_), Some(spec)) => {
-                solvers.group(args, spec)?;
-            }
-            (Ok(Position::Pocket(_)), None) => {
-                solvers.pocket(args)?;
-            }
-            (Ok(Position::Cube(_)), None) => match args.method {
-                Method::Optimal => {
-                    solvers.cube(args)?;
-                }
-                Method::TwoPhase => {
-                    solvers.two_phase(args)?;
-                }
-                Method::Layers => {
-                    solvers.layers(args)?;
-                }
-            },
+    let request = request(args);
+    if group.is_none() {
+        for position in positions.iter().filter_map(|(_, p)| p.as_ref().ok()) {
+            solvers
+                .open_for(position.puzzle(), &request)
+                .map_err(|e| e.to_string())?;
         }
     }
-    let solvers = &*solvers;
     let solve = |(shown, position): &(String, Result<Position, String>)| {
-        solve_one(args, solvers, group, shown, position)
+        solve_one(args, &request, solvers, group, shown, position)
     };
     if positions.len() > 1 {
         positions.par_iter().map(solve).collect()
@@ -581,36 +437,57 @@ fn solve_batch(
     }
 }
 
-/// Solves one position with the solvers [`solve_batch`] opened for it.
+/// Solves one position, printing the search's progress with -v.
 fn solve_one(
     args: &Args,
+    request: &Request,
     solvers: &Solvers,
     group: Option<&GroupSpec>,
     shown: &str,
     position: &Result<Position, String>,
 ) -> Result<Outcome, String> {
-    let not_open = || "internal error: a solver was not opened".to_string();
-    Ok(match (position, group) {
-        (Err(message), _) => Outcome::Invalid(message.clone()),
-        (Ok(position), Some(spec)) => {
-            solve_group(solvers.group.as_ref().ok_or_else(not_open)?, spec, position)
+    let position = match position {
+        Ok(position) => position,
+        Err(message) => return Ok(Outcome::Invalid(message.clone())),
+    };
+    let verbose = args.verbose && !args.json;
+    // A closed standard output is noticed when the answer is written.
+    let mut progress = |event: Progress| match event {
+        Progress::Iteration(it) if verbose => {
+            let _ = writeln!(
+                std::io::stdout(),
+                "{shown}: bound {} searched: {} nodes in {:.3} s",
+                it.bound,
+                it.nodes,
+                it.seconds
+            );
         }
-        (Ok(Position::Pocket(c)), None) => {
-            solve_pocket(solvers.pocket.as_ref().ok_or_else(not_open)?, c, args.all)
+        Progress::Improvement(found) if verbose => {
+            let _ = writeln!(
+                std::io::stdout(),
+                "{shown}: {} moves (phase 1: {}) after {:.3} s",
+                found.length,
+                found.phase1,
+                found.seconds
+            );
         }
-        (Ok(Position::Cube(c)), None) => match args.method {
-            Method::Optimal => {
-                solve_cube(args, solvers.cube.as_ref().ok_or_else(not_open)?, shown, c)?
-            }
-            Method::TwoPhase => solve_two_phase(
-                args,
-                solvers.two_phase.as_ref().ok_or_else(not_open)?,
-                shown,
-                c,
-            )?,
-            Method::Layers => solve_layers(solvers.layers.as_ref().ok_or_else(not_open)?, c)?,
-        },
-    })
+        _ => {}
+    };
+    match group {
+        Some(spec) => solvers.solve_in_group(position, spec),
+        None => solvers.solve(position, request, &mut progress),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// What lengths count: the metric, or the group's moves.
+fn metric_name(args: &Args, outcome: &Outcome) -> String {
+    match (outcome, &args.generators) {
+        (Outcome::Group { .. }, Some(_)) => {
+            format!("{} in the group", args.group_metric.name())
+        }
+        _ => args.metric.name().to_string(),
+    }
 }
 
 /// Prints a position's sticker string, Reid's notation and net (JSON: the first two), or why it
@@ -719,71 +596,6 @@ fn write_stage_nets(
 /// The sequence that undoes `moves`.
 fn inverse(moves: &[Move]) -> Vec<Move> {
     moves.iter().rev().map(|m| m.inverse()).collect()
-}
-
-/// The solvers, each opened when the first position that needs it comes.
-#[derive(Default)]
-struct Solvers {
-    pocket: Option<PocketSolver>,
-    cube: Option<Solver>,
-    two_phase: Option<TwoPhaseSolver>,
-    layers: Option<LayersSolver>,
-    group: Option<GroupTable>,
-}
-
-impl Solvers {
-    fn layers(&mut self, args: &Args) -> Result<&LayersSolver, String> {
-        if self.layers.is_none() {
-            let solver =
-                LayersSolver::open(&args.data_dir, args.tables).map_err(|e| e.to_string())?;
-            self.layers = Some(solver);
-        }
-        self.layers
-            .as_ref()
-            .ok_or_else(|| "the layer method's tables are not loaded".into())
-    }
-
-    fn two_phase(&mut self, args: &Args) -> Result<&TwoPhaseSolver, String> {
-        if self.two_phase.is_none() {
-            let solver = TwoPhaseSolver::open(&args.data_dir).map_err(|e| e.to_string())?;
-            self.two_phase = Some(solver);
-        }
-        self.two_phase
-            .as_ref()
-            .ok_or_else(|| "the two-phase tables are not loaded".into())
-    }
-
-    fn group(&mut self, args: &Args, spec: &GroupSpec) -> Result<&GroupTable, String> {
-        if self.group.is_none() {
-            let table = GroupTable::open(&args.data_dir, spec).map_err(|e| e.to_string())?;
-            self.group = Some(table);
-        }
-        self.group
-            .as_ref()
-            .ok_or_else(|| "the group's table is not loaded".into())
-    }
-
-    fn pocket(&mut self, args: &Args) -> Result<&PocketSolver, String> {
-        if self.pocket.is_none() {
-            let solver =
-                PocketSolver::open(&args.data_dir, args.metric).map_err(|e| e.to_string())?;
-            self.pocket = Some(solver);
-        }
-        self.pocket
-            .as_ref()
-            .ok_or_else(|| "the 2x2 table is not loaded".into())
-    }
-
-    fn cube(&mut self, args: &Args) -> Result<&Solver, String> {
-        if self.cube.is_none() {
-            let heuristic = AnyHeuristic::open(&args.data_dir, args.metric, args.tables)
-                .map_err(|e| e.to_string())?;
-            self.cube = Some(Solver::new(heuristic));
-        }
-        self.cube
-            .as_ref()
-            .ok_or_else(|| "the 3x3 tables are not loaded".into())
-    }
 }
 
 /// One position to solve: its number among all the positions given (for --shard and the CSV's
@@ -903,155 +715,6 @@ fn inputs(args: &Args) -> Result<Inputs, String> {
     Ok(Box::new(numbered))
 }
 
-/// Solves `position` within the group of `table`: one optimal solution, checked by applying it.
-fn solve_group(table: &GroupTable, spec: &GroupSpec, position: &Position) -> Outcome {
-    let start = Instant::now();
-    let cube = match (position, spec.puzzle()) {
-        (Position::Cube(c), Puzzle::Cube) => *c,
-        // Held with the DBL corner in place, as the group's moves keep it.
-        (Position::Pocket(c), Puzzle::Pocket) => Cube3 {
-            corners: c.normalised().corners,
-            edges: Cube3::SOLVED.edges,
-        },
-        (p, _) => {
-            return Outcome::Invalid(format!(
-                "the position is a {}, the group is of the {}",
-                p.puzzle(),
-                spec.puzzle()
-            ));
-        }
-    };
-    let moves = match table.solve(&cube) {
-        Ok(moves) => moves,
-        Err(GroupError::NotInGroup) => {
-            return Outcome::Invalid(format!("the position is not in the group {spec}"));
-        }
-        Err(e) => return Outcome::Invalid(e.to_string()),
-    };
-    let turns: Vec<Move> = moves.iter().flat_map(|m| m.turns.iter().copied()).collect();
-    let end = cube.apply_all(&turns);
-    let solved = match spec.puzzle() {
-        Puzzle::Pocket => end.corners == Cube3::SOLVED.corners,
-        Puzzle::Cube => end.is_solved(),
-    };
-    if !solved {
-        return Outcome::Invalid(format!(
-            "the solution found ({}) does not solve the position: the group's table is damaged; rebuild it with `{}`",
-            format_moves(&turns),
-            group::build_command(table_dir(table), spec)
-        ));
-    }
-    // Printed with a face's consecutive turns joined (U U as U2), except where only the
-    // turns as given are moves.
-    let shown = if spec.metric.has_inverses() {
-        merge_same_face(&turns)
-    } else {
-        turns
-    };
-    Outcome::Group {
-        solutions: vec![shown],
-        length: moves.len() as u32,
-        seconds: start.elapsed().as_secs_f64(),
-    }
-}
-
-/// The directory a group's table was opened from.
-fn table_dir(table: &GroupTable) -> &std::path::Path {
-    table.path().parent().unwrap_or(std::path::Path::new("."))
-}
-
-fn solve_pocket(solver: &PocketSolver, cube: &Cube2, all: bool) -> Outcome {
-    let start = Instant::now();
-    let result = if all {
-        solver.solve_all(cube)
-    } else {
-        solver.solve(cube).map(|s| vec![s])
-    };
-    match result {
-        Ok(solutions) => Outcome::Pocket {
-            solutions,
-            seconds: start.elapsed().as_secs_f64(),
-        },
-        Err(e) => Outcome::Invalid(e.to_string()),
-    }
-}
-
-fn solve_cube(args: &Args, solver: &Solver, input: &str, cube: &Cube3) -> Result<Outcome, String> {
-    let limits = SearchLimits {
-        max_length: args.max_length,
-        timeout: args.timeout,
-        all: args.all,
-        dual: !args.no_dual,
-        deterministic: args.deterministic,
-        symmetry: !args.no_symmetry,
-        one_thread: false,
-    };
-    let start = Instant::now();
-    let verbose = args.verbose && !args.json;
-    let result = solver
-        .solve(cube, limits, |it| {
-            if verbose {
-                // A closed standard output is noticed when the answer is written.
-                let _ = writeln!(
-                    std::io::stdout(),
-                    "{input}: bound {} searched: {} nodes in {:.3} s",
-                    it.bound,
-                    it.nodes,
-                    it.seconds
-                );
-            }
-        })
-        .map_err(|e| e.to_string())?;
-    Ok(Outcome::Cube {
-        result,
-        seconds: start.elapsed().as_secs_f64(),
-    })
-}
-
-fn solve_layers(solver: &LayersSolver, cube: &Cube3) -> Result<Outcome, String> {
-    let start = Instant::now();
-    let steps = solver.solve(cube).map_err(|e| e.to_string())?;
-    let solution = vec![steps.iter().flat_map(|s| s.moves.iter().copied()).collect()];
-    Ok(Outcome::Layers {
-        steps,
-        solution,
-        seconds: start.elapsed().as_secs_f64(),
-    })
-}
-
-fn solve_two_phase(
-    args: &Args,
-    solver: &TwoPhaseSolver,
-    input: &str,
-    cube: &Cube3,
-) -> Result<Outcome, String> {
-    let limits = TwoPhaseLimits {
-        max_length: args.max_length.unwrap_or(20),
-        budget: args.budget,
-        timeout: args.timeout,
-    };
-    let start = Instant::now();
-    let verbose = args.verbose && !args.json;
-    let result = solver
-        .solve(cube, limits, &mut |found| {
-            if verbose {
-                // A closed standard output is noticed when the answer is written.
-                let _ = writeln!(
-                    std::io::stdout(),
-                    "{input}: {} moves (phase 1: {}) after {:.3} s",
-                    found.length,
-                    found.phase1,
-                    found.seconds
-                );
-            }
-        })
-        .map_err(|e| e.to_string())?;
-    Ok(Outcome::TwoPhase {
-        result,
-        seconds: start.elapsed().as_secs_f64(),
-    })
-}
-
 fn write_text(
     out: &mut impl Write,
     args: &Args,
@@ -1062,7 +725,7 @@ fn write_text(
         eprintln!("solve: error: {input}: {message}");
         return Ok(());
     }
-    let metric = outcome.metric(args);
+    let metric = metric_name(args, outcome);
     let mut effort = format!("{:.3} s", outcome.seconds());
     if let Some(nodes) = outcome.nodes() {
         effort = format!("{nodes} nodes, {effort}");
@@ -1078,7 +741,9 @@ fn write_text(
     };
     match outcome.status() {
         "optimal" | "found" => {
-            let length = solutions.first().map_or(0, |s| outcome.length(args, s));
+            let length = solutions
+                .first()
+                .map_or(0, |s| outcome.length(args.metric, s));
             // A lone class of several symmetric solutions is listed with its count.
             let in_all = outcome.symmetry().map_or(solutions.len(), |(_, n)| n);
             if solutions.len() == 1 && in_all == 1 {
@@ -1141,76 +806,13 @@ fn write_json(
     puzzle: Option<Puzzle>,
     outcome: &Outcome,
 ) -> std::io::Result<()> {
-    let mut line = serde_json::json!({
-        "input": input,
-        "puzzle": puzzle.map(Puzzle::name),
-        "metric": outcome.metric(args),
-        "status": outcome.status(),
-    });
-    match outcome {
-        Outcome::Invalid(message) => line["error"] = message.as_str().into(),
-        _ => {
-            let solutions = outcome.solutions();
-            if let Some(first) = solutions.first() {
-                line["solution"] = format_moves(first).into();
-                line["length"] = outcome.length(args, first).into();
-            }
-            if let Some(first) = solutions.first().filter(|_| args.inverse) {
-                line["inverse"] = format_moves(&inverse(first)).into();
-            }
-            if args.all {
-                line["solutions"] = solutions.iter().map(|s| format_moves(s)).collect();
-                if args.inverse {
-                    line["inverses"] = solutions
-                        .iter()
-                        .map(|s| format_moves(&inverse(s)))
-                        .collect();
-                }
-            }
-            if let Some(at_least) = outcome.lower_bound().filter(|_| solutions.is_empty()) {
-                line["lower_bound"] = at_least.into();
-            }
-            if let Some((symmetries, in_all)) = outcome.symmetry() {
-                line["symmetries"] = symmetries.into();
-                if args.all {
-                    line["solutions_in_all"] = in_all.into();
-                }
-            }
-            if let Some(nodes) = outcome.nodes() {
-                line["nodes"] = nodes.into();
-            }
-            match outcome {
-                Outcome::Cube { .. } => {
-                    line["iterations"] =
-                        serde_json::to_value(outcome.iterations()).unwrap_or_default();
-                }
-                Outcome::Layers { steps, .. } => {
-                    line["method"] = Method::Layers.name().into();
-                    line["stages"] = steps
-                        .iter()
-                        .map(|s| {
-                            serde_json::json!({
-                                "stage": s.stage,
-                                "piece": s.piece,
-                                "moves": format_moves(&s.moves),
-                                "length": s.moves.len(),
-                            })
-                        })
-                        .collect();
-                }
-                Outcome::TwoPhase { result, .. } => {
-                    line["method"] = Method::TwoPhase.name().into();
-                    line["phase1_nodes"] = result.phase1_nodes.into();
-                    line["phase2_nodes"] = result.phase2_nodes.into();
-                    line["improvements"] =
-                        serde_json::to_value(&result.improvements).unwrap_or_default();
-                }
-                _ => {}
-            }
-            line["seconds"] = outcome.seconds().into();
-        }
-    }
-    writeln!(out, "{line}")
+    let shape = JsonShape {
+        metric: metric_name(args, outcome),
+        length_metric: args.metric,
+        all: args.all,
+        inverse: args.inverse,
+    };
+    writeln!(out, "{}", outcome.to_json(input, puzzle, &shape))
 }
 
 /// The `--csv` row of one position: `iterations` is `bound:nodes:seconds` per IDA* iteration,
@@ -1229,18 +831,13 @@ fn csv_row(
         .iter()
         .map(|i| format!("{}:{}:{:.6}", i.bound, i.nodes, i.seconds))
         .collect();
-    let method = match outcome {
-        Outcome::Layers { .. } => Method::Layers,
-        Outcome::TwoPhase { .. } => Method::TwoPhase,
-        Outcome::Invalid(_) => args.method,
-        _ => Method::Optimal,
-    };
+    let method = outcome.method().unwrap_or(args.method);
     ExperimentRow {
         input: input.to_string(),
         puzzle: puzzle.map_or("", Puzzle::name).to_string(),
-        metric: outcome.metric(args),
+        metric: metric_name(args, outcome),
         status: outcome.status().to_string(),
-        length: first.map(|s| outcome.length(args, s)),
+        length: first.map(|s| outcome.length(args.metric, s)),
         lower_bound: outcome.lower_bound().filter(|_| first.is_none()),
         nodes: outcome.nodes(),
         seconds: outcome.seconds(),

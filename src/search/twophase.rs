@@ -86,6 +86,7 @@ pub enum TwoPhaseStatus {
     MaxLength,
 }
 
+#[derive(Clone, Debug)]
 pub struct TwoPhaseResult {
     pub status: TwoPhaseStatus,
     pub solution: Option<Vec<Move>>,

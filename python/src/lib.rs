@@ -1,0 +1,611 @@
+//! The `cubelab` Python module: positions, the solvers and the tables of the cubelab library,
+//! for notebooks. Everything here converts between Python and the library; what it computes is
+//! the library's (`cubelab::solving` picks and opens the solvers, as for `solve` and the HTTP
+//! API), and its errors become Python exceptions carrying the library's messages.
+
+use clap::ValueEnum;
+use cubelab::cube::{Cube2, Cube3, Metric};
+use cubelab::facelet::net;
+use cubelab::notation::parse_moves;
+use cubelab::position::{Form, Position as LibPosition, Puzzle, parse_position};
+use cubelab::report::scan::checked_histogram;
+use cubelab::solving::{JsonShape, Method, Request, Solvers};
+use cubelab::table::{Encoding, Table as LibTable, TableId, TableKind, Verify};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyType;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+create_exception!(
+    cubelab,
+    CubelabError,
+    PyException,
+    "Base class of the errors cubelab raises."
+);
+create_exception!(
+    cubelab,
+    PositionError,
+    CubelabError,
+    "A text that is no position (bad moves or stickers), or a position that cannot be solved as asked."
+);
+create_exception!(
+    cubelab,
+    TableError,
+    CubelabError,
+    "A table that is missing, damaged or of another kind; the message names the command that builds it."
+);
+
+fn position_error(e: impl std::fmt::Display) -> PyErr {
+    PositionError::new_err(e.to_string())
+}
+
+fn table_error(e: impl std::fmt::Display) -> PyErr {
+    TableError::new_err(e.to_string())
+}
+
+/// A name given from Python (`"htm"`, `"two-phase"`, `"3x3"`...) as the command line takes it.
+fn named<T: ValueEnum>(what: &str, name: &str) -> PyResult<T> {
+    T::from_str(name, true).map_err(|_| {
+        let known: Vec<String> = T::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect();
+        PyValueError::new_err(format!(
+            "'{name}' is not a {what}: use one of {}",
+            known.join(", ")
+        ))
+    })
+}
+
+fn puzzle_of(name: Option<&str>) -> PyResult<Option<Puzzle>> {
+    name.map(|n| named("puzzle", n)).transpose()
+}
+
+/// Seconds from Python as a duration: finite and not negative.
+fn seconds(what: &str, value: Option<f64>) -> PyResult<Option<Duration>> {
+    match value {
+        None => Ok(None),
+        Some(s) if (0.0..=1e9).contains(&s) => Ok(Some(Duration::from_secs_f64(s))),
+        Some(s) => Err(PyValueError::new_err(format!(
+            "{what} must be a number of seconds from 0 to 1e9, not {s}"
+        ))),
+    }
+}
+
+/// A position of the 2x2 or the 3x3. Made from a move sequence (applied to a solved cube),
+/// a sticker string (24 or 54 letters, faces U R F D L B) or Reid's notation; immutable.
+#[pyclass(frozen, eq, module = "cubelab")]
+#[derive(Clone, PartialEq, Eq)]
+struct Position {
+    inner: LibPosition,
+}
+
+#[pymethods]
+impl Position {
+    /// `Position(text, puzzle=None)`: `puzzle` ("2x2" or "3x3", default 3x3) is what a move
+    /// sequence is applied to; sticker strings name their own. Raises PositionError.
+    #[new]
+    #[pyo3(signature = (text, puzzle = None))]
+    fn new(text: &str, puzzle: Option<&str>) -> PyResult<Position> {
+        let inner = parse_position(text, puzzle_of(puzzle)?, Form::Auto).map_err(position_error)?;
+        Ok(Position { inner })
+    }
+
+    /// A uniformly random position; the same for the same `seed`.
+    #[classmethod]
+    #[pyo3(signature = (puzzle = "3x3", seed = None))]
+    fn random(_cls: &Bound<'_, PyType>, puzzle: &str, seed: Option<u64>) -> PyResult<Position> {
+        let seed = seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+        let inner = match named::<Puzzle>("puzzle", puzzle)? {
+            Puzzle::Pocket => LibPosition::Pocket(Cube2::random(&mut rng)),
+            Puzzle::Cube => LibPosition::Cube(Cube3::random(&mut rng)),
+        };
+        Ok(Position { inner })
+    }
+
+    /// "2x2" or "3x3".
+    #[getter]
+    fn puzzle(&self) -> &'static str {
+        self.inner.puzzle().name()
+    }
+
+    /// The sticker string: 24 or 54 letters, faces U R F D L B.
+    #[getter]
+    fn stickers(&self) -> String {
+        match &self.inner {
+            LibPosition::Pocket(c) => c.to_facelets(),
+            LibPosition::Cube(c) => c.to_facelets(),
+        }
+    }
+
+    /// Reid's notation (3x3 only; None for a 2x2).
+    #[getter]
+    fn reid(&self) -> Option<String> {
+        match &self.inner {
+            LibPosition::Pocket(_) => None,
+            LibPosition::Cube(c) => Some(c.to_reid()),
+        }
+    }
+
+    fn is_solved(&self) -> bool {
+        match &self.inner {
+            LibPosition::Pocket(c) => c.is_solved(),
+            LibPosition::Cube(c) => c.is_solved(),
+        }
+    }
+
+    /// The position after `moves` (a move sequence). Raises PositionError.
+    fn apply(&self, moves: &str) -> PyResult<Position> {
+        let moves = parse_moves(moves).map_err(position_error)?;
+        let inner = match &self.inner {
+            LibPosition::Pocket(c) => LibPosition::Pocket(c.apply_all(&moves)),
+            LibPosition::Cube(c) => LibPosition::Cube(c.apply_all(&moves)),
+        };
+        Ok(Position { inner })
+    }
+
+    /// The unfolded cube as text (U above, L F R B in a row, D below).
+    fn net(&self) -> String {
+        net(&self.stickers(), None)
+    }
+
+    fn __str__(&self) -> String {
+        self.stickers()
+    }
+
+    /// Positions hash by their sticker strings, which name them exactly.
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        self.stickers().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Position('{}')", self.stickers())
+    }
+}
+
+/// A position from Python: a Position, or a text that parses as one.
+fn position_arg(value: &Bound<'_, PyAny>, puzzle: Option<Puzzle>) -> PyResult<LibPosition> {
+    if let Ok(position) = value.cast::<Position>() {
+        return Ok(position.get().inner);
+    }
+    let text: String = value.extract().map_err(|_| {
+        PyValueError::new_err("a position is a cubelab.Position or a string of moves or stickers")
+    })?;
+    parse_position(&text, puzzle, Form::Auto).map_err(position_error)
+}
+
+/// The text a position is reported with: as given, or its sticker string.
+fn shown(value: &Bound<'_, PyAny>, position: &LibPosition) -> String {
+    value
+        .extract::<String>()
+        .unwrap_or_else(|_| match position {
+            LibPosition::Pocket(c) => c.to_facelets(),
+            LibPosition::Cube(c) => c.to_facelets(),
+        })
+}
+
+/// `parse(text, puzzle=None)`: the same as `Position(text, puzzle)`.
+#[pyfunction]
+#[pyo3(signature = (text, puzzle = None))]
+fn parse(text: &str, puzzle: Option<&str>) -> PyResult<Position> {
+    Position::new(text, puzzle)
+}
+
+/// `validate(text, puzzle=None)`: None if `text` is a position, else the reason it is not (the
+/// message `solve` prints, e.g. which corner is twisted).
+#[pyfunction]
+#[pyo3(signature = (text, puzzle = None))]
+fn validate(text: &str, puzzle: Option<&str>) -> PyResult<Option<String>> {
+    Ok(parse_position(text, puzzle_of(puzzle)?, Form::Auto)
+        .err()
+        .map(|e| e.to_string()))
+}
+
+/// Solves positions from the tables in one data directory, mapping each table once, on first
+/// use, and sharing it. `Solver(data_dir=None)`: the directory gen-tables built (default, as
+/// for `solve`: $CUBELAB_DATA, else ./data, else the per-user data directory).
+#[pyclass(frozen, module = "cubelab")]
+struct Solver {
+    solvers: Arc<Solvers>,
+}
+
+/// What one call asks, from its keyword arguments.
+struct Asked {
+    request: Request,
+    puzzle: Option<Puzzle>,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn asked(
+    puzzle: Option<&str>,
+    metric: &str,
+    method: &str,
+    timeout: Option<f64>,
+    max_length: Option<u32>,
+    budget: Option<f64>,
+    all: bool,
+    tables: Option<&str>,
+) -> PyResult<Asked> {
+    let method: Method = named("method", method)?;
+    let metric: Metric = named("metric", metric)?;
+    if method != Method::Optimal && (metric != Metric::Htm || all) {
+        return Err(PyValueError::new_err(format!(
+            "method '{}' solves in htm, one solution: metric='qtm' and all=True are for method='optimal'",
+            method.name()
+        )));
+    }
+    if budget.is_some() && method != Method::TwoPhase {
+        return Err(PyValueError::new_err("budget is for method='two-phase'"));
+    }
+    let mut request = Request {
+        metric,
+        method,
+        all,
+        max_length,
+        timeout: seconds("timeout", timeout)?,
+        budget: seconds("budget", budget)?,
+        ..Request::default()
+    };
+    if let Some(name) = tables {
+        request.tables = named::<TableKind>("table", name)?;
+    }
+    Ok(Asked {
+        request,
+        puzzle: puzzle_of(puzzle)?,
+    })
+}
+
+#[pymethods]
+impl Solver {
+    #[new]
+    #[pyo3(signature = (data_dir = None))]
+    fn new(data_dir: Option<PathBuf>) -> Solver {
+        let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
+        Solver {
+            solvers: Arc::new(Solvers::new(&dir)),
+        }
+    }
+
+    /// The directory the tables are read from.
+    #[getter]
+    fn data_dir(&self) -> PathBuf {
+        self.solvers.data_dir().to_path_buf()
+    }
+
+    /// Solves one position (a Position or a text) and returns a dict, the object that
+    /// `solve --json` prints: `status` ("optimal", "found", "solved", "timeout",
+    /// "max-length"), `solution`, `length`, `seconds`, and what the method adds (`nodes`,
+    /// `lower_bound`, `stages`...). Every solution has been checked by applying it.
+    ///
+    /// method: "optimal" (IDA*, the default; 3x3 seconds to minutes), "two-phase" (at most
+    /// `max_length` moves, default 20, in milliseconds; `budget` seconds to improve it) or
+    /// "layers". A 2x2 is always solved optimally, at once. `timeout` (seconds) gives up with
+    /// status "timeout" and the proven lower bound. The GIL is released while searching, so
+    /// other Python threads run; a search is not interrupted by Ctrl-C, so give long ones a
+    /// timeout. Raises PositionError for a text that is no position, TableError for a missing
+    /// or damaged table.
+    #[pyo3(signature = (position, *, puzzle = None, metric = "htm", method = "optimal",
+        timeout = None, max_length = None, budget = None, all = false, tables = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        position: &Bound<'py, PyAny>,
+        puzzle: Option<&str>,
+        metric: &str,
+        method: &str,
+        timeout: Option<f64>,
+        max_length: Option<u32>,
+        budget: Option<f64>,
+        all: bool,
+        tables: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let asked = asked(
+            puzzle, metric, method, timeout, max_length, budget, all, tables,
+        )?;
+        let parsed = position_arg(position, asked.puzzle)?;
+        let input = shown(position, &parsed);
+        let solvers = Arc::clone(&self.solvers);
+        let request = asked.request.clone();
+        let outcome = py
+            .detach(move || solvers.solve(&parsed, &request, &mut |_| {}))
+            .map_err(table_error)?;
+        let shape = JsonShape {
+            all: asked.request.all,
+            ..JsonShape::plain(asked.request.metric)
+        };
+        to_python(py, &outcome.to_json(&input, Some(parsed.puzzle()), &shape))
+    }
+
+    /// Solves many positions, in parallel on every core (each 3x3 optimal search on one
+    /// thread), and returns their dicts in order. Takes the keywords of `solve`. A text that
+    /// is no position gives a dict with status "invalid" and its `error`, not an exception.
+    #[pyo3(signature = (positions, *, puzzle = None, metric = "htm", method = "optimal",
+        timeout = None, max_length = None, budget = None, all = false, tables = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve_many<'py>(
+        &self,
+        py: Python<'py>,
+        positions: Vec<Bound<'py, PyAny>>,
+        puzzle: Option<&str>,
+        metric: &str,
+        method: &str,
+        timeout: Option<f64>,
+        max_length: Option<u32>,
+        budget: Option<f64>,
+        all: bool,
+        tables: Option<&str>,
+    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        use rayon::prelude::*;
+        let asked = asked(
+            puzzle, metric, method, timeout, max_length, budget, all, tables,
+        )?;
+        let parsed: Vec<(String, Result<LibPosition, String>)> = positions
+            .iter()
+            .map(|value| match position_arg(value, asked.puzzle) {
+                Ok(p) => (shown(value, &p), Ok(p)),
+                Err(e) => (
+                    value
+                        .str()
+                        .map_or_else(|_| String::new(), |s| s.to_string()),
+                    Err(e.value(py).to_string()),
+                ),
+            })
+            .collect();
+        let solvers = Arc::clone(&self.solvers);
+        let request = Request {
+            one_thread: true,
+            ..asked.request.clone()
+        };
+        let shape = JsonShape {
+            all: asked.request.all,
+            ..JsonShape::plain(asked.request.metric)
+        };
+        let answers: Vec<String> = py
+            .detach(move || {
+                for position in parsed.iter().filter_map(|(_, p)| p.as_ref().ok()) {
+                    solvers.open_for(position.puzzle(), &request)?;
+                }
+                parsed
+                    .par_iter()
+                    .map(|(input, position)| {
+                        let outcome = match position {
+                            Ok(p) => solvers.solve(p, &request, &mut |_| {})?,
+                            Err(message) => cubelab::solving::Outcome::Invalid(message.clone()),
+                        };
+                        let puzzle = position.as_ref().ok().map(LibPosition::puzzle);
+                        Ok(outcome.to_json(input, puzzle, &shape).to_string())
+                    })
+                    .collect::<Result<Vec<String>, cubelab::solving::SolvingError>>()
+            })
+            .map_err(table_error)?;
+        let loads = py.import("json")?.getattr("loads")?;
+        answers.iter().map(|a| loads.call1((a,))).collect()
+    }
+}
+
+/// A JSON value as the Python object `json.loads` makes of it.
+fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?
+        .getattr("loads")?
+        .call1((value.to_string(),))
+}
+
+/// `solve(position, **keywords)`: `Solver().solve(...)` over the default data directory.
+#[pyfunction]
+#[pyo3(signature = (position, *, puzzle = None, metric = "htm", method = "optimal",
+    timeout = None, max_length = None, budget = None, all = false, tables = None, data_dir = None))]
+#[allow(clippy::too_many_arguments)]
+fn solve<'py>(
+    py: Python<'py>,
+    position: &Bound<'py, PyAny>,
+    puzzle: Option<&str>,
+    metric: &str,
+    method: &str,
+    timeout: Option<f64>,
+    max_length: Option<u32>,
+    budget: Option<f64>,
+    all: bool,
+    tables: Option<&str>,
+    data_dir: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    Solver::new(data_dir).solve(
+        py, position, puzzle, metric, method, timeout, max_length, budget, all, tables,
+    )
+}
+
+/// A table file, mapped into memory (not read): opening even a 1.3 GB table takes
+/// milliseconds. `Table.open(name, metric="htm", data_dir=None)` by the name gen-tables
+/// builds it under ("corners", "2x2", "edges6"...), or `Table.open_path(path)`.
+#[pyclass(frozen, module = "cubelab")]
+struct Table {
+    table: LibTable,
+}
+
+#[pymethods]
+impl Table {
+    /// The table `name` in `metric` from `data_dir` (default as for Solver). Its checksum is
+    /// verified the first time this file is opened on this machine. Raises TableError.
+    #[staticmethod]
+    #[pyo3(signature = (name, metric = "htm", data_dir = None))]
+    fn open(name: &str, metric: &str, data_dir: Option<PathBuf>) -> PyResult<Table> {
+        let kind: TableKind = named("table", name)?;
+        let metric: Metric = named("metric", metric)?;
+        let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
+        let table =
+            LibTable::open(&dir, TableId::new(kind, metric), Verify::IfNew).map_err(table_error)?;
+        Ok(Table { table })
+    }
+
+    /// The table file at `path`, whatever it holds. Raises TableError.
+    #[staticmethod]
+    fn open_path(path: PathBuf) -> PyResult<Table> {
+        let rebuild = "gen-tables --force";
+        let table = LibTable::open_path(&path, rebuild, Verify::IfNew).map_err(table_error)?;
+        Ok(Table { table })
+    }
+
+    /// The kind's name, e.g. "corners".
+    #[getter]
+    fn kind(&self) -> &'static str {
+        self.table.header().kind.name()
+    }
+
+    #[getter]
+    fn metric(&self) -> &'static str {
+        self.table.header().metric.name()
+    }
+
+    /// How entries are stored: "nibble" (exact, 4 bits), "byte" (exact), "mod3" (distance mod
+    /// 3) or "based" (2-bit lower bounds over a per-line base, the coset tables).
+    #[getter]
+    fn encoding(&self) -> &'static str {
+        self.table.header().encoding.name()
+    }
+
+    #[getter]
+    fn entries(&self) -> u64 {
+        self.table.header().entries
+    }
+
+    #[getter]
+    fn path(&self) -> PathBuf {
+        self.table.path().to_path_buf()
+    }
+
+    /// The count of entries at each distance, recorded when the table was built.
+    #[getter]
+    fn build_histogram(&self) -> Vec<u64> {
+        self.table.header().histogram.clone()
+    }
+
+    fn __len__(&self) -> usize {
+        self.table.header().entries as usize
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Table('{}', {}, {} entries)",
+            self.kind(),
+            self.metric(),
+            self.entries()
+        )
+    }
+
+    /// The exact distance stored at `index`, or None where the state was never reached.
+    /// Exact tables only (nibble and byte encodings). Raises IndexError beyond the table.
+    fn distance(&self, index: u64) -> PyResult<Option<u8>> {
+        let unreached = self.exact_marker()?;
+        self.check_index(index)?;
+        let value = self.table.entry(index);
+        Ok((value != unreached).then_some(value))
+    }
+
+    /// `distance` of each index, in one call (far faster than a Python loop).
+    fn distances(&self, py: Python<'_>, indices: Vec<u64>) -> PyResult<Vec<Option<u8>>> {
+        let unreached = self.exact_marker()?;
+        if let Some(&bad) = indices.iter().find(|&&i| i >= self.entries()) {
+            self.check_index(bad)?;
+        }
+        let table = &self.table;
+        Ok(py.detach(|| {
+            indices
+                .iter()
+                .map(|&i| {
+                    let value = table.entry(i);
+                    (value != unreached).then_some(value)
+                })
+                .collect()
+        }))
+    }
+
+    /// The entries from `start` to `stop` (exclusive) as stored, one byte each, e.g. for
+    /// `numpy.frombuffer(table.read(0, 10**6), dtype=numpy.uint8)`.
+    fn read(&self, py: Python<'_>, start: u64, stop: u64) -> PyResult<Vec<u8>> {
+        if start > stop || stop > self.entries() {
+            return Err(PyIndexError::new_err(format!(
+                "{start}..{stop} is not within the table's {} entries",
+                self.entries()
+            )));
+        }
+        let table = &self.table;
+        Ok(py.detach(|| (start..stop).map(|i| table.entry(i)).collect()))
+    }
+
+    /// The count of entries at each distance, counted from the entries themselves and checked
+    /// against the build histogram and, where known, the published distribution (what
+    /// `stats tables` prints). Reads the whole table: a second per 100 M entries or so. Raises
+    /// TableError if the entries disagree.
+    fn histogram(&self, py: Python<'_>) -> PyResult<Vec<u64>> {
+        let table = &self.table;
+        let checked = py.detach(|| checked_histogram(table));
+        if checked.problems.is_empty() {
+            Ok(checked.histogram)
+        } else {
+            Err(table_error(format!(
+                "{}: {}; rebuild it with gen-tables --force",
+                table.path().display(),
+                checked.problems.join("; ")
+            )))
+        }
+    }
+}
+
+impl Table {
+    /// The value that marks an unreached state, for the exact encodings.
+    fn exact_marker(&self) -> PyResult<u8> {
+        match self.table.header().encoding {
+            Encoding::Nibble => Ok(0xF),
+            Encoding::Byte => Ok(0xFF),
+            other => Err(TableError::new_err(format!(
+                "a {} table does not hold exact distances; read its entries as stored with read()",
+                other.name()
+            ))),
+        }
+    }
+
+    fn check_index(&self, index: u64) -> PyResult<()> {
+        if index < self.entries() {
+            Ok(())
+        } else {
+            Err(PyIndexError::new_err(format!(
+                "index {index} is beyond the table's {} entries",
+                self.entries()
+            )))
+        }
+    }
+}
+
+/// Rubik's-cube positions, optimal solvers and pattern-database tables, from the cubelab Rust
+/// library: Position (parse, print, apply moves), validate, Solver and solve (2x2 and 3x3:
+/// optimal, two-phase, layers; timeouts; the GIL released while searching), Table (a table
+/// file mapped into memory: distance by index, histogram). Tables are built by the `gen-tables`
+/// program of the same repository.
+#[pymodule(name = "cubelab")]
+fn cubelab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("CubelabError", py.get_type::<CubelabError>())?;
+    m.add("PositionError", py.get_type::<PositionError>())?;
+    m.add("TableError", py.get_type::<TableError>())?;
+    m.add_class::<Position>()?;
+    m.add_class::<Solver>()?;
+    m.add_class::<Table>()?;
+    m.add_function(wrap_pyfunction!(parse, m)?)?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    Ok(())
+}

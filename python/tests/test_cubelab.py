@@ -1,0 +1,215 @@
+"""The cubelab Python module as a notebook uses it: positions, solving, tables and errors."""
+
+import random
+import threading
+import time
+
+import pytest
+
+import cubelab
+from conftest import REPOSITORY, published
+
+SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"
+
+
+def scramble(rng, length):
+    faces = "URFDLB"
+    moves, last = [], None
+    for _ in range(length):
+        face = rng.choice([f for f in faces if f != last])
+        moves.append(face + rng.choice(["", "2", "'"]))
+        last = face
+    return " ".join(moves)
+
+
+def check_solves(position, answer):
+    """The answer's solution, applied to the position, solves it."""
+    assert position.apply(answer["solution"]).is_solved(), answer
+
+
+# Positions
+
+
+def test_positions_read_and_print_every_form():
+    p = cubelab.Position("R U R' U'")
+    assert p.puzzle == "3x3" and not p.is_solved()
+    assert cubelab.Position(p.stickers) == p
+    assert cubelab.Position(p.reid) == p
+    assert p.apply("U R U' R'").is_solved()
+    assert hash(cubelab.parse(p.stickers)) == hash(p)
+    assert len({p, cubelab.Position(p.stickers)}) == 1
+    assert repr(p) == f"Position('{p.stickers}')"
+    assert "U" in p.net()
+    pocket = cubelab.Position("R U F", puzzle="2x2")
+    assert pocket.puzzle == "2x2" and len(pocket.stickers) == 24 and pocket.reid is None
+
+
+def test_random_positions_follow_their_seed():
+    assert cubelab.Position.random(seed=3) == cubelab.Position.random(seed=3)
+    assert cubelab.Position.random(seed=3) != cubelab.Position.random(seed=4)
+    assert cubelab.Position.random("2x2", seed=1).puzzle == "2x2"
+
+
+def test_validate_names_what_is_wrong():
+    solved = "U" * 9 + "R" * 9 + "F" * 9 + "D" * 9 + "L" * 9 + "B" * 9
+    assert cubelab.validate(solved) is None
+    assert cubelab.validate("R U F2") is None
+    assert "colours" in cubelab.validate(solved[:-1] + "X")
+    # The URF corner twisted in place (its U, R and F stickers are 8, 9 and 20): every
+    # sticker is there, the position is not.
+    twisted = list(solved)
+    twisted[8], twisted[9], twisted[20] = solved[20], solved[8], solved[9]
+    message = cubelab.validate("".join(twisted))
+    assert message is not None and "twist" in message, message
+    with pytest.raises(cubelab.PositionError, match="unknown move"):
+        cubelab.Position("R U X")
+    with pytest.raises(cubelab.PositionError):
+        cubelab.parse(solved[:-1] + "X")
+    with pytest.raises(ValueError, match="2x2, 3x3"):
+        cubelab.Position("R", puzzle="4x4")
+    assert issubclass(cubelab.PositionError, cubelab.CubelabError)
+    assert issubclass(cubelab.TableError, cubelab.CubelabError)
+
+
+# Solving
+
+
+def test_2x2_positions_are_solved_optimally_and_checked(solver):
+    positions = [cubelab.Position.random("2x2", seed=s) for s in range(200)]
+    answers = solver.solve_many(positions)
+    lengths = []
+    for position, answer in zip(positions, answers):
+        assert answer["status"] == "optimal" and answer["puzzle"] == "2x2"
+        check_solves(position, answer)
+        lengths.append(answer["length"])
+    assert max(lengths) <= 11
+    one = solver.solve("R U F", puzzle="2x2", all=True)
+    assert one["solutions"] == ["F' U' R'"]
+    assert solver.solve("R U F", puzzle="2x2", metric="qtm")["length"] == 3
+    assert cubelab.solve("R2 U2", puzzle="2x2", data_dir=solver.data_dir)["length"] == 2
+
+
+def test_3x3_optimal_solutions_are_no_longer_than_the_scramble(solver):
+    rng = random.Random(5)
+    for length in range(1, 9):
+        text = scramble(rng, length)
+        answer = solver.solve(text, tables="ud-f4", timeout=60)
+        assert answer["status"] == "optimal", answer
+        assert answer["length"] <= length and answer["input"] == text
+        check_solves(cubelab.Position(text), answer)
+    assert solver.solve("R U R' U'", tables="ud-f4")["length"] == 4
+
+
+def test_a_timeout_reports_the_proven_lower_bound(solver):
+    answer = solver.solve(SUPERFLIP, tables="ud-f4", timeout=0.3)
+    assert answer["status"] == "timeout"
+    assert "solution" not in answer and 9 <= answer["lower_bound"] <= 20
+
+
+def test_two_phase_and_layers_solve_random_states(solver):
+    positions = [cubelab.Position.random(seed=s) for s in range(20)]
+    for position, answer in zip(positions, solver.solve_many(positions, method="two-phase")):
+        assert answer["status"] in ("found", "optimal") and answer["length"] <= 20
+        check_solves(position, answer)
+    short = solver.solve(positions[0], method="two-phase", max_length=22)
+    assert short["length"] <= 22 and short["method"] == "two-phase"
+    layers = solver.solve(positions[1], method="layers", tables="ud-f4")
+    assert layers["status"] == "solved"
+    assert [s["stage"] for s in layers["stages"]][0] == "cross"
+    assert sum(s["length"] for s in layers["stages"]) == layers["length"]
+    check_solves(positions[1], layers)
+
+
+def test_solve_many_reports_bad_positions_in_place(solver):
+    answers = solver.solve_many(["R U", "R X", "F2"], puzzle="2x2")
+    assert [a["status"] for a in answers] == ["optimal", "invalid", "optimal"]
+    assert "unknown move" in answers[1]["error"]
+
+
+def test_bad_arguments_are_python_errors(solver):
+    with pytest.raises(ValueError, match="htm, qtm"):
+        solver.solve("R", metric="stm")
+    with pytest.raises(ValueError, match="two-phase"):
+        solver.solve("R", method="fast")
+    with pytest.raises(ValueError, match="seconds"):
+        solver.solve("R", timeout=-1)
+    with pytest.raises(ValueError, match="optimal"):
+        solver.solve("R", method="two-phase", metric="qtm")
+    with pytest.raises(ValueError):
+        solver.solve(42)
+
+
+def test_missing_tables_say_how_to_build_them(tmp_path):
+    empty = cubelab.Solver(tmp_path)
+    with pytest.raises(cubelab.TableError, match="gen-tables"):
+        empty.solve("R U", puzzle="2x2")
+    with pytest.raises(cubelab.TableError, match="gen-tables"):
+        cubelab.Table.open("corners", data_dir=tmp_path)
+
+
+def test_searches_release_the_gil(solver):
+    """A Python thread runs while a search does: the search holds no lock Python needs."""
+    ticks = 0
+    done = threading.Event()
+
+    def search():
+        solver.solve(SUPERFLIP, tables="ud-f4", timeout=1.0)
+        done.set()
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    start = time.monotonic()
+    while not done.is_set() and time.monotonic() - start < 30:
+        ticks += 1
+    thread.join()
+    # A search holding the GIL would leave this loop a few switch intervals (5 ms each) of
+    # its second, tens of thousands of ticks; free, it ticks millions of times.
+    assert ticks > 200_000, ticks
+
+
+# Tables
+
+
+def test_tables_are_mapped_and_read_by_index(data_dir):
+    table = cubelab.Table.open("2x2", data_dir=data_dir)
+    assert (table.kind, table.metric, table.encoding) == ("2x2", "htm", "nibble")
+    assert len(table) == table.entries == 3_674_160
+    assert table.distance(0) == 0
+    values = table.distances(list(range(1000)))
+    assert values == [table.distance(i) for i in range(1000)]
+    assert all(v is not None and 0 <= v <= 11 for v in values)
+    assert list(table.read(0, 1000)) == values
+    with pytest.raises(IndexError):
+        table.distance(3_674_160)
+    with pytest.raises(IndexError):
+        table.read(10, 5)
+    reopened = cubelab.Table.open_path(table.path)
+    assert reopened.build_histogram == table.build_histogram
+
+
+def test_histograms_equal_the_published_counts(data_dir):
+    assert cubelab.Table.open("2x2", data_dir=data_dir).histogram() == published("pocket_htm.csv")
+    qtm = cubelab.Table.open("2x2", metric="qtm", data_dir=data_dir)
+    assert qtm.histogram() == published("pocket_qtm.csv")
+    corners = cubelab.Table.open("corners", data_dir=data_dir)
+    assert corners.histogram() == published("corners_htm.csv")
+
+
+def test_coset_tables_hold_no_exact_distances(data_dir):
+    coset = cubelab.Table.open("ud-f4", data_dir=data_dir)
+    with pytest.raises(cubelab.TableError, match="read"):
+        coset.distance(0)
+    assert len(coset.read(0, 16)) == 16
+
+
+def test_the_readme_example_runs(data_dir, monkeypatch, capsys):
+    """README.md's Python example, run as written over the test tables."""
+    readme = (REPOSITORY / "README.md").read_text()
+    blocks = readme.split("```python\n")[1:]
+    assert blocks, "README.md has a Python example"
+    monkeypatch.setenv("CUBELAB_DATA", str(data_dir))
+    for block in blocks:
+        exec(compile(block.split("```")[0], "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    assert "colour 'U' appears 10 times" in printed, printed
+    assert "timeout" in printed, printed
