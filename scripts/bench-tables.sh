@@ -79,8 +79,8 @@ verify_ms=$(( ($(date +%s%N) - verify_start) / 1000000 ))
   echo
   echo "Counted during the build and equal for both encodings. corners-htm equals the published"
   echo "distribution (Korf 1997), phase1 the published coset counts (Winter 1992, Reid 1995;"
-  echo "tests/phase1_solver.rs); the edge tables equal a single-threaded reference BFS"
-  echo "(tests/pattern_databases.rs for 6 edges, scripts/check-tables.sh for 7)."
+  echo "tests/suite/phase1_solver.rs); the edge tables equal a single-threaded reference BFS"
+  echo "(tests/suite/pattern_databases.rs for 6 edges, scripts/check-tables.sh for 7)."
   echo
   sort -u "$details"
   echo

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The table checks too big for the test suite. Builds every table in both metrics (reusing valid
 # ones) into $CUBELAB_DATA (default data/), then runs the ignored tests of
-# tests/pattern_databases.rs over them:
+# tests/suite/pattern_databases.rs over them:
 #   - each 7-edge table equals, entry by entry, a plain single-threaded reference BFS over the
 #     same coordinate (about 2 GB of memory and a few minutes per metric);
 #   - corners and both 7-edge sets never exceed the true distance of 3,000 random positions up to
 #     8 turns from solved (true distances by a meet-in-the-middle search);
-#   - the checks of tests/phase1_solver.rs (the raw phase-1 tables against their published
+#   - the checks of tests/suite/phase1_solver.rs (the raw phase-1 tables against their published
 #     distributions and as exact distances, and the phase-1 solver in both metrics), which need
 #     an 80-s table build per metric that the suite skips.
 # The outcome is written to reports/table-checks.md.
@@ -46,13 +46,13 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 start=$(date +%s)
 status=0
-cargo test --release --test pattern_databases -- --ignored 2>&1 | tee "$log" || status=$?
-cargo test --release --test phase1_solver -- --ignored 2>&1 | tee -a "$log" || status=$?
+cargo test --release --test suite pattern_databases:: -- --ignored 2>&1 | tee "$log" || status=$?
+cargo test --release --test suite phase1_solver:: -- --ignored 2>&1 | tee -a "$log" || status=$?
 {
   echo "# 7-edge and phase-1 table checks"
   echo
   echo "\`scripts/check-tables.sh\` on $(date -u +%Y-%m-%d): $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs),"
-  echo "$(( $(date +%s) - start )) s, exit status $status. The ignored tests of tests/pattern_databases.rs and tests/phase1_solver.rs:"
+  echo "$(( $(date +%s) - start )) s, exit status $status. The ignored tests of tests/suite/pattern_databases.rs and tests/suite/phase1_solver.rs:"
   echo
   echo '```'
   grep -E '^test .* (ok|FAILED)$|^test result' "$log"

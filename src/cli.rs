@@ -59,3 +59,16 @@ pub fn print_generated(what: Generated, command: clap::Command) -> std::process:
         }
     }
 }
+
+/// The value of the value enum `T` that the command line writes `name` (`"htm"`,
+/// `"two-phase"`, `"3x3"`...), for front ends that take names outside clap (the HTTP API, the
+/// Python module); otherwise a message naming `what` was expected and the names there are.
+pub fn value_named<T: clap::ValueEnum>(what: &str, name: &str) -> Result<T, String> {
+    T::from_str(name, true).map_err(|_| {
+        let known: Vec<String> = T::value_variants()
+            .iter()
+            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
+            .collect();
+        format!("'{name}' is not a {what}: use one of {}", known.join(", "))
+    })
+}

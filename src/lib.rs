@@ -11,6 +11,7 @@ pub mod pdb;
 pub mod position;
 pub mod report;
 pub mod search;
+pub mod serve;
 pub mod solving;
 pub mod space;
 pub mod table;

@@ -50,16 +50,7 @@ fn table_error(e: impl std::fmt::Display) -> PyErr {
 
 /// A name given from Python (`"htm"`, `"two-phase"`, `"3x3"`...) as the command line takes it.
 fn named<T: ValueEnum>(what: &str, name: &str) -> PyResult<T> {
-    T::from_str(name, true).map_err(|_| {
-        let known: Vec<String> = T::value_variants()
-            .iter()
-            .filter_map(|v| v.to_possible_value().map(|p| p.get_name().to_string()))
-            .collect();
-        PyValueError::new_err(format!(
-            "'{name}' is not a {what}: use one of {}",
-            known.join(", ")
-        ))
-    })
+    cubelab::cli::value_named(what, name).map_err(PyValueError::new_err)
 }
 
 fn puzzle_of(name: Option<&str>) -> PyResult<Option<Puzzle>> {

@@ -1,7 +1,7 @@
 //! 2x2 solving: the table is exact (proved state by state), agrees with an independent search,
 //! and every printed solution solves its position in the optimal number of turns.
 
-mod common;
+use crate::common;
 
 use cubelab::cube::{Cube2, Face, Metric, Move, Rotation};
 use cubelab::notation::parse_moves;

@@ -1,6 +1,6 @@
 //! The binaries as a user runs them: output formats, exit codes, clear errors and no panics.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output};
@@ -418,18 +418,21 @@ fn stats_experiment_summarises_and_names_the_bad_line() {
     );
 }
 
-/// Corners and 6-edge tables (HTM), which `solve --tables edges6` reads.
-fn built_3x3_dir() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    let out = gen_tables(&["--data-dir", data(dir.path()), "corners", "edges6"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    dir
+/// Corners and 6-edge tables (HTM), which `solve --tables edges6` reads: the suite's shared
+/// ones, for reading only.
+fn built_3x3_dir() -> &'static Path {
+    use cubelab::table::TableKind;
+    common::shared(
+        &[TableKind::Corners, TableKind::Edges6],
+        &[cubelab::cube::Metric::Htm],
+    )
 }
 
 #[test]
 fn solve_3x3_json_and_csv_with_invalid_positions_in_the_batch() {
     let dir = built_3x3_dir();
-    let csv_path = dir.path().join("experiment.csv");
+    let scratch = tempfile::tempdir().unwrap();
+    let csv_path = scratch.path().join("experiment.csv");
     let mut flipped: Vec<char> = "UUUUUUUUURRRRRRRRRFFFFFFFFFDDDDDDDDDLLLLLLLLLBBBBBBBBB"
         .chars()
         .collect();
@@ -438,7 +441,7 @@ fn solve_3x3_json_and_csv_with_invalid_positions_in_the_batch() {
     let out = solve(
         &[
             "--data-dir",
-            data(dir.path()),
+            data(dir),
             "--tables",
             "edges6",
             "--json",
@@ -495,7 +498,7 @@ fn solve_3x3_limits_and_missing_tables() {
     let out = solve(
         &[
             "--data-dir",
-            data(dir.path()),
+            data(dir),
             "--tables",
             "edges6",
             "--json",
@@ -516,7 +519,7 @@ fn solve_3x3_limits_and_missing_tables() {
         let out = solve(
             &[
                 "--data-dir",
-                data(dir.path()),
+                data(dir),
                 "--tables",
                 "edges6",
                 limit[0],
@@ -544,8 +547,13 @@ fn solve_3x3_limits_and_missing_tables() {
         message.contains("--metric htm ud-f4` and solve with --tables ud-f4"),
         "{message}"
     );
-    // ... or, where other tables are present, a search with those now.
-    let out = solve(&["--data-dir", data(dir.path()), "R U"], None);
+    // ... or, where other tables are present, a search with those now (a directory holding
+    // just the corner and 6-edge tables: the shared one may hold others by now).
+    let only = tempfile::tempdir().unwrap();
+    for name in ["corners-htm.tbl", "edges6-htm.tbl"] {
+        std::fs::hard_link(dir.join(name), only.path().join(name)).unwrap();
+    }
+    let out = solve(&["--data-dir", data(only.path()), "R U"], None);
     let message = text(&out.stderr);
     assert!(
         message.contains("or search now with the tables present: --tables edges6"),
@@ -1420,8 +1428,6 @@ fn two_phase_solves_within_the_maximum_and_improves_with_a_budget() {
         "{}",
         text(&missing.stderr)
     );
-    let built = gen_tables(&["--data-dir", d, "phase1-sym", "phase2", "phase2-slice"]);
-    assert!(built.status.success(), "{}", text(&built.stderr));
     let qtm = gen_tables(&["--data-dir", d, "--metric", "qtm", "phase2"]);
     assert!(!qtm.status.success());
     assert!(
@@ -1430,6 +1436,11 @@ fn two_phase_solves_within_the_maximum_and_improves_with_a_budget() {
         text(&qtm.stderr)
     );
 
+    // Solving reads the suite's shared tables (gen-tables builds them like any other).
+    let d = data(common::shared(
+        &cubelab::table::TableKind::TWO_PHASE,
+        &[cubelab::cube::Metric::Htm],
+    ));
     let out = solve(
         &[
             "--data-dir",
@@ -1548,8 +1559,11 @@ fn layers_prints_named_stages_and_draws_each() {
         "{}",
         text(&missing.stderr)
     );
-    let built = gen_tables(&["--data-dir", d, "corners", "ud-f4"]);
-    assert!(built.status.success(), "{}", text(&built.stderr));
+    use cubelab::table::TableKind;
+    let d = data(common::shared(
+        &[TableKind::Corners, TableKind::UdF4],
+        &[cubelab::cube::Metric::Htm],
+    ));
     let args = ["--data-dir", d, "--method", "layers", "--tables", "ud-f4"];
 
     let out = solve(&[&args[..], &["--json", scramble]].concat(), None);

@@ -8,7 +8,7 @@
 //! symmetry-reduced `phase1-sym` table (tests/two_phase.rs: the published distribution), the
 //! search machinery with the Korf and coset tables.
 
-mod common;
+use crate::common;
 
 use common::{BuiltTables, random_scrambles};
 use cubelab::cube::{Cube3, Metric};

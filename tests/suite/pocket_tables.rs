@@ -1,7 +1,7 @@
 //! The whole 2x2x2 by breadth-first search, checked against the published distributions, in both
 //! table encodings.
 
-mod common;
+use crate::common;
 
 use cubelab::bfs::breadth_first;
 use cubelab::cube::{Cube2, Metric};

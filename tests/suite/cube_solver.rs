@@ -4,24 +4,20 @@
 //! The heuristic here is Korf's, corners and the 6-edge sets (quick to build); the default
 //! phase-1 heuristic has its own tests in `phase1_solver.rs`.
 
-mod common;
+use crate::common;
+use std::path::Path;
 
-use common::{BuiltTables, NearSolved, random_scrambles};
+use common::{NearSolved, random_scrambles};
 use cubelab::cube::{Cube3, Metric};
 use cubelab::notation::parse_moves;
 use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
 use cubelab::table::TableKind;
-use std::path::PathBuf;
-use std::sync::OnceLock;
 use std::time::Duration;
 
 /// Corners and 6-edge tables in both metrics, built once for this test binary.
-fn data_dir() -> &'static PathBuf {
-    static TABLES: OnceLock<BuiltTables> = OnceLock::new();
-    &TABLES
-        .get_or_init(|| BuiltTables::build(&[TableKind::Corners, TableKind::Edges6]))
-        .path
+fn data_dir() -> &'static Path {
+    common::shared(&[TableKind::Corners, TableKind::Edges6], &Metric::BOTH)
 }
 
 fn solver(metric: Metric) -> Solver {

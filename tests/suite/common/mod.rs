@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests.
-#![allow(dead_code)]
 
 use std::path::PathBuf;
 
@@ -90,17 +89,43 @@ impl NearSolved {
     }
 }
 
-/// A scratch directory holding the tables of `kinds` in both metrics, built on first use.
+/// One directory of tables for the whole suite: each table is built the first time a test asks
+/// for it and then read by every test that only reads tables, so the two-phase tables (25 s)
+/// or the corner table are built once, not once per test file. Tests that damage, rebuild or
+/// remove tables use a [`BuiltTables`] or a directory of their own.
+pub fn shared_tables(tables: &[(cubelab::table::TableKind, Metric)]) -> &'static std::path::Path {
+    use std::sync::{Mutex, OnceLock};
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static BUILT: Mutex<Vec<cubelab::table::TableId>> = Mutex::new(Vec::new());
+    let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
+    // Held while building: a second test asking for the same table waits for it.
+    let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
+    for &(kind, metric) in tables {
+        let id = cubelab::table::TableId::new(kind, metric);
+        if !built.contains(&id) {
+            cubelab::pdb::build(id, dir.path(), &indicatif::ProgressBar::hidden()).unwrap();
+            built.push(id);
+        }
+    }
+    dir.path()
+}
+
+/// The tables of `kinds` in `metrics`, in the suite's shared directory.
+pub fn shared(kinds: &[cubelab::table::TableKind], metrics: &[Metric]) -> &'static std::path::Path {
+    let tables: Vec<_> = kinds
+        .iter()
+        .flat_map(|&k| metrics.iter().map(move |&m| (k, m)))
+        .collect();
+    shared_tables(&tables)
+}
+
+/// A scratch directory of tables of its own, for tests that need one.
 pub struct BuiltTables {
     _dir: tempfile::TempDir,
     pub path: PathBuf,
 }
 
 impl BuiltTables {
-    pub fn build(kinds: &[cubelab::table::TableKind]) -> BuiltTables {
-        BuiltTables::build_in(kinds, &Metric::BOTH)
-    }
-
     /// The tables of `kinds` in `metrics` only.
     pub fn build_in(kinds: &[cubelab::table::TableKind], metrics: &[Metric]) -> BuiltTables {
         let dir = tempfile::tempdir().unwrap();

@@ -1,9 +1,10 @@
 //! The two-phase tables against published counts and independent searches, and the two-phase
 //! solver's answers: every one applied and checked, optimal where it says so.
 
-mod common;
+use crate::common;
+use std::path::Path;
 
-use common::{BuiltTables, NearSolved, random_scrambles};
+use common::{NearSolved, random_scrambles};
 use cubelab::cube::{Cube3, Metric};
 use cubelab::pdb::twophase::{
     SymProduct, corner_permutation, layer_edges, phase2_moves, slice_order,
@@ -13,15 +14,11 @@ use cubelab::search::twophase::{TwoPhaseLimits, TwoPhaseSolver, TwoPhaseStatus};
 use cubelab::table::{Table, TableId, TableKind, Verify};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-fn data_dir() -> &'static PathBuf {
-    static TABLES: OnceLock<BuiltTables> = OnceLock::new();
-    &TABLES
-        .get_or_init(|| BuiltTables::build_in(&TableKind::TWO_PHASE, &[Metric::Htm]))
-        .path
+fn data_dir() -> &'static Path {
+    common::shared(&TableKind::TWO_PHASE, &[Metric::Htm])
 }
 
 fn solver() -> &'static TwoPhaseSolver {

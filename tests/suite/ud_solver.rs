@@ -3,9 +3,10 @@
 //! against an independent search. (The reduced table equals an unreduced search of the same
 //! cosets: a unit test in `pdb::ud`.)
 
-mod common;
+use crate::common;
+use std::path::Path;
 
-use common::{BuiltTables, random_scrambles, solve};
+use common::{random_scrambles, solve};
 use cubelab::bfs::breadth_first;
 use cubelab::cube::{Cube3, Face, Metric};
 use cubelab::notation::parse_moves;
@@ -18,14 +19,9 @@ use cubelab::table::{Encoding, Table, TableId, TableKind, Verify, nibble};
 use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::path::PathBuf;
-use std::sync::OnceLock;
 
-fn data_dir() -> &'static PathBuf {
-    static TABLES: OnceLock<BuiltTables> = OnceLock::new();
-    &TABLES
-        .get_or_init(|| BuiltTables::build(&[TableKind::UdF4]))
-        .path
+fn data_dir() -> &'static Path {
+    common::shared(&[TableKind::UdF4], &Metric::BOTH)
 }
 
 fn solver(metric: Metric) -> Solver {

@@ -9,7 +9,7 @@ use std::process::Command;
 
 /// The command lines of README.md's `sh` blocks that run a binary, comments removed.
 fn readme_commands() -> Vec<String> {
-    let readme = include_str!("../README.md");
+    let readme = include_str!("../../README.md");
     let mut in_sh = false;
     let mut commands = Vec::new();
     for line in readme.lines() {

@@ -1,9 +1,8 @@
 //! The staged solver: every stage reaches its goal without undoing the ones before, the whole
 //! solves the position, and the cross is the shortest one (against a search of its own).
 
-mod common;
+use crate::common;
 
-use common::BuiltTables;
 use cubelab::cube::{Cube3, Face, Metric};
 use cubelab::notation::parse_moves;
 use cubelab::search::layers::{LayersSolver, Step};
@@ -14,12 +13,9 @@ use std::sync::OnceLock;
 
 /// The corner table, and the smallest coset table for the last step's optimal search.
 fn solver() -> &'static LayersSolver {
-    static TABLES: OnceLock<BuiltTables> = OnceLock::new();
     static SOLVER: OnceLock<LayersSolver> = OnceLock::new();
-    let tables = TABLES.get_or_init(|| {
-        BuiltTables::build_in(&[TableKind::Corners, TableKind::UdF4], &[Metric::Htm])
-    });
-    SOLVER.get_or_init(|| LayersSolver::open(&tables.path, TableKind::UdF4).unwrap())
+    let tables = common::shared(&[TableKind::Corners, TableKind::UdF4], &[Metric::Htm]);
+    SOLVER.get_or_init(|| LayersSolver::open(tables, TableKind::UdF4).unwrap())
 }
 
 fn edge_home(cube: &Cube3, piece: usize) -> bool {

@@ -4,7 +4,7 @@
 //! The tests that need the 7-edge tables (510 million entries) are `#[ignore]`d here and run by
 //! `scripts/check-tables.sh` over the tables in `$CUBELAB_DATA` (default `data/`).
 
-mod common;
+use crate::common;
 
 use common::NearSolved;
 use cubelab::bfs::breadth_first;
@@ -129,7 +129,11 @@ fn check_against_reference(space: &impl StateSpace, engine: &[u8], engine_histog
     assert_eq!(mismatches, 0);
 }
 
+/// The reference search takes a minute on two cores; the QTM one below (half the time) stays in
+/// the suite, and the engine's HTM tables are checked there against published counts (2x2,
+/// corners, phase 1).
 #[test]
+#[ignore = "a minute of reference search; run by scripts/check-tables.sh"]
 fn edges6_htm_matches_a_reference_search() {
     let built = edges6_table(Metric::Htm);
     check_against_reference(

@@ -1,0 +1,21 @@
+//! The integration tests, in one binary: one link instead of one per file, and one pool of test
+//! threads across every file, so a long test in one file no longer leaves a core idle while the
+//! others wait their turn. Each module is one concern; `common` holds what they share.
+
+mod common;
+
+mod cli;
+mod cube_laws;
+mod cube_solver;
+mod groups;
+mod input_fuzz;
+mod layers;
+mod pattern_databases;
+mod phase1_solver;
+mod pocket_solver;
+mod pocket_tables;
+mod readme_examples;
+mod serve;
+mod table_format;
+mod two_phase;
+mod ud_solver;

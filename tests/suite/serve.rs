@@ -1,0 +1,277 @@
+//! `cubelab serve` over loopback: every route, the limits, and bad requests answered with 4xx
+//! while the server keeps answering.
+
+use cubelab::serve::load::{self, Call, Connection, Plan};
+use cubelab::serve::{Limits, Server};
+use cubelab::table::TableKind;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
+
+/// A server on a free loopback port, over the 2x2 and ud-f4 tables, in a runtime of its own
+/// that lives as long as the test.
+struct Running {
+    addr: SocketAddr,
+    _runtime: tokio::runtime::Runtime,
+}
+
+/// The tables, built once for every test here.
+fn tables() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_gen-tables"))
+            .arg("--data-dir")
+            .arg(dir.path())
+            .args(["2x2", "ud-f4"])
+            .output()
+            .unwrap()
+            .status;
+        assert!(status.success());
+        dir
+    })
+    .path()
+}
+
+fn start(limits: Limits) -> Running {
+    let dir = tables();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let server = Arc::new(Server::new(dir.to_path_buf(), TableKind::UdF4, limits));
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+        .unwrap();
+    let addr = listener.local_addr().unwrap();
+    runtime.spawn(cubelab::serve::serve(listener, server));
+    Running {
+        addr,
+        _runtime: runtime,
+    }
+}
+
+fn ask(server: &Running, call: &Call) -> (u16, Value) {
+    let answer = Connection::open(server.addr).unwrap().send(call).unwrap();
+    let body = serde_json::from_str(&answer.body)
+        .unwrap_or_else(|e| panic!("{} {}: {e}: {}", call.method, call.path, answer.body));
+    (answer.status, body)
+}
+
+fn post(server: &Running, path: &str, body: Value) -> (u16, Value) {
+    ask(server, &Call::post(path, body.to_string()))
+}
+
+#[test]
+fn the_api_solves_validates_draws_and_lists() {
+    let server = start(Limits::default());
+    // 2x2: optimal, checked here too.
+    let (status, answer) = post(
+        &server,
+        "/solve",
+        json!({"position": "R U F", "puzzle": "2x2"}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        (answer["status"].as_str(), answer["length"].as_u64()),
+        (Some("optimal"), Some(3))
+    );
+    // 3x3 optimal, with the states to step through.
+    let scramble = "R U2 F' L D";
+    let (status, answer) = post(
+        &server,
+        "/solve",
+        json!({"position": scramble, "states": true}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["length"], 5);
+    let states: Vec<&str> = answer["states"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect();
+    assert_eq!(states.len(), 6);
+    let start =
+        cubelab::position::parse_position(scramble, None, cubelab::position::Form::Auto).unwrap();
+    let cubelab::position::Position::Cube(cube) = start else {
+        panic!()
+    };
+    assert_eq!(states[0], cube.to_facelets());
+    let solution = cubelab::notation::parse_moves(answer["solution"].as_str().unwrap()).unwrap();
+    assert_eq!(states[5], cube.apply_all(&solution).to_facelets());
+    assert!(cube.apply_all(&solution).is_solved());
+    // A batch keeps its order and answers an invalid position in place.
+    let (status, batch) = post(
+        &server,
+        "/solve",
+        json!({"positions": ["R", "R X", "F2"], "puzzle": "2x2"}),
+    );
+    assert_eq!(status, 200);
+    let statuses: Vec<&str> = batch["answers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["status"].as_str().unwrap())
+        .collect();
+    assert_eq!(statuses, ["optimal", "invalid", "optimal"]);
+    assert!(
+        batch["answers"][1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown move")
+    );
+    // Validation, with moves applied, and its refusals as answers.
+    let (status, valid) = post(
+        &server,
+        "/validate",
+        json!({"position": "R U", "moves": "U' R'"}),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(valid["valid"], true);
+    assert_eq!(
+        valid["stickers"].as_str().unwrap(),
+        cubelab::cube::Cube3::SOLVED.to_facelets()
+    );
+    let (_, invalid) = post(&server, "/validate", json!({"position": "U".repeat(24)}));
+    assert_eq!(invalid["valid"], false);
+    assert!(
+        invalid["error"]
+            .as_str()
+            .unwrap()
+            .contains("each on 4 stickers"),
+        "{invalid}"
+    );
+    // Random positions follow their seed.
+    let (status, a) = ask(&server, &Call::get("/random?seed=5&puzzle=2x2"));
+    assert_eq!(status, 200);
+    let (_, b) = ask(&server, &Call::get("/random?seed=5&puzzle=2x2"));
+    assert_eq!(a, b);
+    assert_eq!(a["stickers"].as_str().unwrap().len(), 24);
+    // The tables: present ones say so.
+    let (status, tables) = ask(&server, &Call::get("/tables"));
+    assert_eq!(status, 200);
+    let present: Vec<&str> = tables["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["present"] == true)
+        .map(|t| t["table"].as_str().unwrap())
+        .collect();
+    assert_eq!(present, ["2x2-htm", "2x2-qtm", "ud-f4-htm"]);
+    // The page and its parts.
+    for path in ["/", "/app.js", "/style.css"] {
+        let answer = Connection::open(server.addr)
+            .unwrap()
+            .send(&Call::get(path))
+            .unwrap();
+        assert_eq!(answer.status, 200, "{path}");
+    }
+}
+
+#[test]
+fn bad_requests_get_4xx_and_the_server_keeps_answering() {
+    let limits = Limits::default();
+    let server = start(limits.clone());
+    for (call, expected) in load::bad_calls(limits.body_bytes, limits.positions) {
+        let (status, answer) = ask(&server, &call);
+        assert_eq!(status, expected, "{} {}: {answer}", call.method, call.path);
+        assert!(
+            answer["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{answer}"
+        );
+    }
+    // The command line's texts: a position's error reads as `solve` prints it.
+    let (_, answer) = post(&server, "/solve", json!({"position": "R U X"}));
+    assert_eq!(answer["error"], "unknown move 'X' at column 5");
+    let (_, answer) = post(&server, "/solve", json!({"position": "R", "metric": "stm"}));
+    assert_eq!(
+        answer["error"],
+        "'stm' is not a metric: use one of htm, qtm"
+    );
+    // Many bad requests at once, then a good one.
+    let bad: Vec<Call> = load::bad_calls(limits.body_bytes, limits.positions)
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect();
+    let plan = Plan {
+        connections: 4,
+        duration: Duration::from_secs(2),
+        max_requests: 2_000,
+    };
+    let report = load::run(server.addr, "bad", &bad, &plan);
+    assert!(report.requests > 100, "{report:?}");
+    assert!(
+        report.statuses.keys().all(|s| (400..500).contains(s)),
+        "{report:?}"
+    );
+    let (status, _) = post(
+        &server,
+        "/solve",
+        json!({"position": "R U", "puzzle": "2x2"}),
+    );
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn a_request_shares_its_search_time_and_a_full_server_answers_503() {
+    let limits = Limits {
+        search: Duration::from_millis(600),
+        searches: 1,
+        queue: Duration::from_millis(200),
+        ..Limits::default()
+    };
+    let server = Arc::new(start(limits));
+    // Three superflips share 0.6 s: no position gets it all, the request ends in time.
+    let began = std::time::Instant::now();
+    let (status, batch) = post(
+        &server,
+        "/solve",
+        json!({"positions": [SUPERFLIP, SUPERFLIP, SUPERFLIP]}),
+    );
+    assert_eq!(status, 200);
+    assert!(
+        began.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        began.elapsed()
+    );
+    for answer in batch["answers"].as_array().unwrap() {
+        assert_eq!(answer["status"], "timeout", "{answer}");
+    }
+    let (status, answer) = post(&server, "/solve", json!({"position": "R", "timeout": 5}));
+    assert_eq!(status, 400);
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("limit of 0.6 seconds"),
+        "{answer}"
+    );
+    // One search thread, held by a superflip: the next request waits 0.2 s and is refused.
+    let holder = {
+        let server = Arc::clone(&server);
+        std::thread::spawn(move || post(&server, "/solve", json!({"position": SUPERFLIP})))
+    };
+    std::thread::sleep(Duration::from_millis(150));
+    let (status, answer) = post(
+        &server,
+        "/solve",
+        json!({"position": "R U", "puzzle": "2x2"}),
+    );
+    assert_eq!(status, 503, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("busy"),
+        "{answer}"
+    );
+    assert_eq!(holder.join().unwrap().0, 200);
+    let (status, _) = post(
+        &server,
+        "/solve",
+        json!({"position": "R U", "puzzle": "2x2"}),
+    );
+    assert_eq!(status, 200);
+}
