@@ -8,18 +8,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 say() { echo "browser test: $*"; }
-sudo=()
-if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
 chromium=${CHROMIUM:-/usr/bin/chromium}
-if [ ! -x "$chromium" ]; then
-  say "installing chromium"
-  install() {
-    "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      chromium >/dev/null
-  }
-  # The package lists a machine comes with usually serve; refreshing them costs a minute.
-  install 2>/dev/null || { "${sudo[@]}" apt-get update -qq >/dev/null && install; }
-fi
+CHROMIUM=$chromium scripts/install-test-packages.sh browser | sed "s/^/browser test: /"
 (cd tests/browser && npm ci --silent --no-audit --no-fund >/dev/null)
 
 data=target/test-data

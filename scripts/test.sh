@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md gives it and CI (.ci/run) runs it: the Rust tests, the Slurm
 # scripts on a real one-node Slurm cluster started on this machine, the Python module's pytest
-# suite, and the web editor in headless Chromium with a short load test of the server. Each part says where it
-# starts; the first failure stops the run. CUBELAB_SKIP="slurm python browser" (space-separated part names)
-# leaves parts out on a machine that cannot run them; CI leaves out nothing.
+# suite, and the web editor in headless Chromium with a short load test of the server. Each part
+# says where it starts; the first failure stops the run. CUBELAB_SKIP="slurm python browser"
+# (part names, space-separated) leaves parts out on a machine that cannot run them; CI leaves
+# out nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skip=" ${CUBELAB_SKIP:-} "
@@ -19,7 +20,15 @@ part() {
   "$@"
   echo "== $name: passed in $((SECONDS - start)) s"
 }
+# The Slurm and browser parts' Debian packages download while the Rust part compiles and runs.
+wanted=()
+for name in slurm browser; do [[ $skip == *" $name "* ]] || wanted+=("$name"); done
+mkdir -p target
+packages_log=target/test-packages.log
+scripts/install-test-packages.sh "${wanted[@]}" >"$packages_log" 2>&1 &
+packages=$!
 part rust cargo test --release
+wait "$packages" || echo "== packages: the background install failed (target/test-packages.log); the parts try again"
 part slurm scripts/slurm/test-local-cluster.sh
 part python scripts/test-python.sh
 part browser scripts/test-browser.sh

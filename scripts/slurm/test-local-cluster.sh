@@ -14,15 +14,7 @@ sudo=()
 if [ "$(id -u)" != 0 ]; then sudo=(sudo); fi
 as_root() { "${sudo[@]}" "$@"; }
 
-if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-  say "installing slurm-wlm and munge"
-  install() {
-    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-      slurm-wlm munge >/dev/null
-  }
-  # The package lists a machine comes with usually serve; refreshing them costs a minute.
-  install 2>/dev/null || { as_root apt-get update -qq >/dev/null && install; }
-fi
+scripts/install-test-packages.sh slurm | sed "s/^/slurm test: /"
 
 work=$(mktemp -d /tmp/cubelab-slurm.XXXXXX)
 pids=()
