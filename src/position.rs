@@ -53,6 +53,52 @@ impl Position {
             Position::Cube(_) => Puzzle::Cube,
         }
     }
+
+    /// A uniformly random position of `puzzle`.
+    pub fn random(puzzle: Puzzle, rng: &mut impl rand::Rng) -> Position {
+        match puzzle {
+            Puzzle::Pocket => Position::Pocket(Cube2::random(rng)),
+            Puzzle::Cube => Position::Cube(Cube3::random(rng)),
+        }
+    }
+
+    /// A random position, the same for the same `seed`; without one, seeded from the clock
+    /// (for front ends that draw one position on request, not for experiments).
+    pub fn seeded(puzzle: Puzzle, seed: Option<u64>) -> Position {
+        use rand::SeedableRng;
+        let seed = seed.unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos() as u64)
+        });
+        Position::random(
+            puzzle,
+            &mut rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed),
+        )
+    }
+
+    /// The sticker string: 24 or 54 letters, faces U R F D L B.
+    pub fn stickers(&self) -> String {
+        match self {
+            Position::Pocket(c) => c.to_facelets(),
+            Position::Cube(c) => c.to_facelets(),
+        }
+    }
+
+    /// Reid's notation, for a 3x3.
+    pub fn reid(&self) -> Option<String> {
+        match self {
+            Position::Pocket(_) => None,
+            Position::Cube(c) => Some(c.to_reid()),
+        }
+    }
+
+    pub fn apply_all(&self, moves: &[crate::cube::Move]) -> Position {
+        match self {
+            Position::Pocket(c) => Position::Pocket(c.apply_all(moves)),
+            Position::Cube(c) => Position::Cube(c.apply_all(moves)),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -12,7 +12,7 @@
 //! the threads that accept connections. A request that finds every search thread busy waits
 //! [`Limits::queue`] and is then answered 503, so the wait for an answer is bounded too.
 
-use crate::cube::{Cube2, Cube3, Metric};
+use crate::cube::Metric;
 use crate::notation::parse_moves;
 use crate::pdb;
 use crate::position::{Form, Position, Puzzle, parse_position};
@@ -26,8 +26,6 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use clap::ValueEnum;
-use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use std::path::PathBuf;
@@ -390,34 +388,23 @@ fn solve_all(
 
 /// The sticker string after each move of `moves`, the position itself first.
 fn states_along(position: &Position, moves: &[crate::cube::Move]) -> Vec<String> {
-    let mut states = Vec::with_capacity(moves.len() + 1);
     let mut current = *position;
-    states.push(stickers(&current));
+    let mut states = vec![current.stickers()];
     for &m in moves {
-        current = match current {
-            Position::Pocket(c) => Position::Pocket(c.apply(m)),
-            Position::Cube(c) => Position::Cube(c.apply(m)),
-        };
-        states.push(stickers(&current));
+        current = current.apply_all(&[m]);
+        states.push(current.stickers());
     }
     states
-}
-
-fn stickers(position: &Position) -> String {
-    match position {
-        Position::Pocket(c) => c.to_facelets(),
-        Position::Cube(c) => c.to_facelets(),
-    }
 }
 
 /// A position's description: puzzle, stickers and (3x3) Reid's notation.
 fn described(position: &Position) -> Value {
     let mut value = json!({
         "puzzle": position.puzzle().name(),
-        "stickers": stickers(position),
+        "stickers": position.stickers(),
     });
-    if let Position::Cube(c) = position {
-        value["reid"] = c.to_reid().into();
+    if let Some(reid) = position.reid() {
+        value["reid"] = reid.into();
     }
     value
 }
@@ -441,10 +428,7 @@ async fn validate(bytes: Result<Bytes, BytesRejection>) -> ApiResult {
             return Ok(p);
         };
         let moves = parse_moves(text).map_err(crate::position::PositionError::from)?;
-        Ok(match p {
-            Position::Pocket(c) => Position::Pocket(c.apply_all(&moves)),
-            Position::Cube(c) => Position::Cube(c.apply_all(&moves)),
-        })
+        Ok(p.apply_all(&moves))
     });
     Ok(axum::Json(match position {
         Ok(p) => {
@@ -469,16 +453,7 @@ async fn random(
 ) -> ApiResult {
     let Query(query) = query.map_err(|e| ApiError::bad(e.body_text()))?;
     let puzzle = puzzle_named(query.puzzle.as_deref())?.unwrap_or(Puzzle::Cube);
-    let seed = query.seed.unwrap_or_else(|| {
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64)
-    });
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let position = match puzzle {
-        Puzzle::Pocket => Position::Pocket(Cube2::random(&mut rng)),
-        Puzzle::Cube => Position::Cube(Cube3::random(&mut rng)),
-    };
+    let position = Position::seeded(puzzle, query.seed);
     Ok(axum::Json(described(&position)))
 }
 

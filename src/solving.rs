@@ -45,11 +45,6 @@ impl Method {
             Method::Layers => "layers",
         }
     }
-
-    /// The method named `name`, as [`Method::name`] writes it.
-    pub fn from_name(name: &str) -> Option<Method> {
-        Method::ALL.into_iter().find(|m| m.name() == name)
-    }
 }
 
 /// What is asked of a search, beyond the position.

@@ -4,7 +4,7 @@
 //! API), and its errors become Python exceptions carrying the library's messages.
 
 use clap::ValueEnum;
-use cubelab::cube::{Cube2, Cube3, Metric};
+use cubelab::cube::Metric;
 use cubelab::facelet::net;
 use cubelab::notation::parse_moves;
 use cubelab::position::{Form, Position as LibPosition, Puzzle, parse_position};
@@ -15,8 +15,6 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
-use rand::SeedableRng;
-use rand::rngs::Xoshiro256PlusPlus;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -91,16 +89,7 @@ impl Position {
     #[classmethod]
     #[pyo3(signature = (puzzle = "3x3", seed = None))]
     fn random(_cls: &Bound<'_, PyType>, puzzle: &str, seed: Option<u64>) -> PyResult<Position> {
-        let seed = seed.unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos() as u64)
-        });
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-        let inner = match named::<Puzzle>("puzzle", puzzle)? {
-            Puzzle::Pocket => LibPosition::Pocket(Cube2::random(&mut rng)),
-            Puzzle::Cube => LibPosition::Cube(Cube3::random(&mut rng)),
-        };
+        let inner = LibPosition::seeded(named::<Puzzle>("puzzle", puzzle)?, seed);
         Ok(Position { inner })
     }
 
@@ -113,19 +102,13 @@ impl Position {
     /// The sticker string: 24 or 54 letters, faces U R F D L B.
     #[getter]
     fn stickers(&self) -> String {
-        match &self.inner {
-            LibPosition::Pocket(c) => c.to_facelets(),
-            LibPosition::Cube(c) => c.to_facelets(),
-        }
+        self.inner.stickers()
     }
 
     /// Reid's notation (3x3 only; None for a 2x2).
     #[getter]
     fn reid(&self) -> Option<String> {
-        match &self.inner {
-            LibPosition::Pocket(_) => None,
-            LibPosition::Cube(c) => Some(c.to_reid()),
-        }
+        self.inner.reid()
     }
 
     fn is_solved(&self) -> bool {
@@ -138,11 +121,9 @@ impl Position {
     /// The position after `moves` (a move sequence). Raises PositionError.
     fn apply(&self, moves: &str) -> PyResult<Position> {
         let moves = parse_moves(moves).map_err(position_error)?;
-        let inner = match &self.inner {
-            LibPosition::Pocket(c) => LibPosition::Pocket(c.apply_all(&moves)),
-            LibPosition::Cube(c) => LibPosition::Cube(c.apply_all(&moves)),
-        };
-        Ok(Position { inner })
+        Ok(Position {
+            inner: self.inner.apply_all(&moves),
+        })
     }
 
     /// The unfolded cube as text (U above, L F R B in a row, D below).

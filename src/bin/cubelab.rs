@@ -198,10 +198,9 @@ fn load_test(url: &str, plan: &Plan, scramble_length: usize, json: bool) -> Resu
     let limit = |name: &str, default: u64| limits["limits"][name].as_u64().unwrap_or(default);
     let pocket: Vec<Call> = (0..256)
         .map(|seed| {
-            let position = cubelab::cube::Cube2::random(
-                &mut <rand::rngs::Xoshiro256PlusPlus as rand::SeedableRng>::seed_from_u64(seed),
-            )
-            .to_facelets();
+            let position =
+                cubelab::position::Position::seeded(cubelab::position::Puzzle::Pocket, Some(seed))
+                    .stickers();
             Call::post(
                 "/solve",
                 serde_json::json!({ "position": position }).to_string(),

@@ -1,7 +1,7 @@
 //! solve: optimal solutions for cube positions, from the tables gen-tables built.
 
 use clap::Parser;
-use cubelab::cube::{Cube2, Cube3, Metric, Move};
+use cubelab::cube::{Cube3, Metric, Move};
 use cubelab::facelet::{Palette, net};
 use cubelab::group::{GroupMetric, GroupSpec};
 use cubelab::notation::format_moves;
@@ -682,12 +682,8 @@ fn inputs(args: &Args) -> Result<Inputs, String> {
     if let Some(count) = args.random {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
         let puzzle = args.puzzle.unwrap_or(Puzzle::Cube);
-        let drawn = (0..count).map(move |_| {
-            Ok(Input::of(match puzzle {
-                Puzzle::Pocket => Cube2::random(&mut rng).to_facelets(),
-                Puzzle::Cube => Cube3::random(&mut rng).to_facelets(),
-            }))
-        });
+        let drawn =
+            (0..count).map(move |_| Ok(Input::of(Position::random(puzzle, &mut rng).stickers())));
         inputs = Box::new(inputs.chain(drawn));
     }
     if args.positions.is_empty() && args.file.is_none() && args.random.is_none() {

@@ -296,11 +296,6 @@ pub struct Merged {
 }
 
 impl Merged {
-    /// Every position of the experiment answered exactly once.
-    pub fn complete(&self) -> bool {
-        self.missing.is_empty() && self.duplicated.is_empty() && self.total.is_some()
-    }
-
     /// How many positions no row answers.
     pub fn missing_count(&self) -> u64 {
         self.missing.iter().map(|r| r.end() - r.start() + 1).sum()
@@ -643,9 +638,9 @@ mod tests {
         assert_eq!(merged.missing_count(), 5);
         assert_eq!(merged.duplicated, vec![(3, 2)]);
         assert_eq!(merged.unindexed, 1);
-        assert!(!merged.complete());
         let whole = merge((0..10).map(|i| row(Some(i), "x")).collect()).unwrap();
-        assert!(whole.complete() && whole.missing.is_empty());
+        assert!(whole.missing.is_empty() && whole.duplicated.is_empty());
+        assert_eq!(whole.total, Some(10));
     }
 
     #[test]

@@ -10,6 +10,9 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
+/// The largest answer read.
+const MAX_ANSWER_BYTES: usize = 64 << 20;
+
 /// One request to send.
 #[derive(Clone, Debug)]
 pub struct Call {
@@ -128,6 +131,11 @@ impl Connection {
                     .parse()
                     .map_err(|_| broken("bad Content-Length"))?;
             }
+        }
+        // The server's answers are small; a length beyond this is a wrong server, not a
+        // reason to allocate it.
+        if length > MAX_ANSWER_BYTES {
+            return Err(broken("an answer over 64 MiB"));
         }
         let mut bytes = vec![0; length];
         self.reader.read_exact(&mut bytes)?;
