@@ -2,8 +2,8 @@
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use cubelab::coord::{rank_arrangement, unrank_arrangement};
-use cubelab::cube::{Cube3, Move};
-use cubelab::pdb::pocket;
+use cubelab::model::cube::{Cube3, Move};
+use cubelab::space::pocket;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::hint::black_box;

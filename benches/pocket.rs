@@ -1,10 +1,11 @@
 //! The 2x2 path end to end: building both tables, mapping one, and solving a batch.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use cubelab::cube::{Cube2, Metric};
-use cubelab::pdb;
+use cubelab::catalogue;
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::model::cube::{Cube2, Metric};
 use cubelab::search::pocket::PocketSolver;
-use cubelab::table::{Table, TableId, TableKind, Verify};
+use cubelab::table::Verify;
 use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -21,16 +22,16 @@ fn build(c: &mut Criterion) {
         b.iter(|| {
             for metric in Metric::BOTH {
                 let id = TableId::new(TableKind::Pocket, metric);
-                pdb::build(id, dir.path(), &ProgressBar::hidden()).expect("build");
+                catalogue::build(id, dir.path(), &ProgressBar::hidden()).expect("build");
             }
         })
     });
     let id = TableId::new(TableKind::Pocket, Metric::Htm);
     group.bench_function("map and check header (verified before)", |b| {
-        b.iter(|| Table::open(dir.path(), id, Verify::IfNew).expect("open"))
+        b.iter(|| id.open(dir.path(), Verify::IfNew).expect("open"))
     });
     group.bench_function("map and recompute checksum", |b| {
-        b.iter(|| Table::open(dir.path(), id, Verify::Always).expect("open"))
+        b.iter(|| id.open(dir.path(), Verify::Always).expect("open"))
     });
     group.finish();
 

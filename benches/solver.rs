@@ -9,11 +9,11 @@
 //! nothing.
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use cubelab::cube::{Cube3, Metric};
-use cubelab::notation::parse_moves;
+use cubelab::catalogue::TableKind;
+use cubelab::model::cube::{Cube3, Metric};
+use cubelab::model::notation::parse_moves;
 use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{SearchLimits, Solver};
-use cubelab::table::TableKind;
 use std::time::Duration;
 
 /// Scrambles whose optimal lengths measured 12 to 16 (the benchmark prints each length it

@@ -3,10 +3,10 @@
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use cubelab::bfs::breadth_first;
-use cubelab::cube::Metric;
-use cubelab::pdb::corners::CornerSpace;
-use cubelab::pdb::edges::{EDGES6, EDGES7, EdgeSpace};
-use cubelab::table::Encoding;
+use cubelab::model::cube::Metric;
+use cubelab::packing::Encoding;
+use cubelab::space::corners::CornerSpace;
+use cubelab::space::edges::{EDGES6, EDGES7, EdgeSpace};
 use indicatif::ProgressBar;
 use std::time::Duration;
 

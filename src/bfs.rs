@@ -16,8 +16,8 @@
 //! harmless (all their neighbours are reached already), and no unreached state has such a
 //! neighbour (it would have been reached), so one engine serves both encodings.
 
+use crate::packing::Encoding;
 pub use crate::space::{MoveSpace, RowSpace, StateSpace};
-use crate::table::Encoding;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
@@ -631,7 +631,7 @@ mod tests {
             let outcome = breadth_first(&Cycle(n), encoding, &ProgressBar::hidden()).unwrap();
             for i in 0..n {
                 let d = i.min(n - i);
-                let stored = crate::table::entry(encoding, &outcome.packed, i);
+                let stored = crate::packing::entry(encoding, &outcome.packed, i);
                 let expected = if encoding == Encoding::Nibble {
                     d
                 } else {
@@ -709,7 +709,7 @@ mod tests {
                 for state in 0..rows * len {
                     let (i, j) = (state / len, state % len);
                     let d = i.min(rows - i) + j.min(len - j);
-                    let stored = crate::table::entry(encoding, &by_row.packed, state);
+                    let stored = crate::packing::entry(encoding, &by_row.packed, state);
                     let expected = if encoding == Encoding::Nibble {
                         d
                     } else {

@@ -1,17 +1,42 @@
 //! cubelab: Rubik's-cube state spaces, pattern databases and optimal search.
+//!
+//! The library is built in layers, each a folder (or file) here, each importing only from the
+//! layers above it in this list (`tests/suite/layers.rs` checks it):
+//!
+//! | layer | owns |
+//! |---|---|
+//! | [`support`] | numbers written for people, progress bars |
+//! | [`model`] | cubies, moves, metrics, symmetries, notation, stickers, positions |
+//! | [`coord`] | rankings of pieces, symmetry classes, group orders |
+//! | [`space`] | what a search walks: the puzzles, coordinates' spaces, subgroups, cosets |
+//! | [`packing`] | how distances are packed into bytes (the engine's output) |
+//! | [`bfs`] | the one breadth-first engine |
+//! | [`table`] | the one file format: header, mapping, checksums (entries opaque to it) |
+//! | [`catalogue`] | which tables exist, how each is built, named, checked and rebuilt |
+//! | [`search`] | IDA*, heuristics, the walk, two-phase, layers |
+//! | [`solving`] | the one API every front end calls |
+//! | [`frontend`] | command-line pipeline and outputs, reports and charts, the server |
+//!
+//! The binaries (`src/bin`) parse arguments and dispatch to [`frontend`] and [`solving`].
+
+pub mod support;
+
+pub mod model;
+
+pub mod coord;
+
+pub mod space;
+
+pub mod packing;
 
 pub mod bfs;
-pub mod cli;
-pub mod coord;
-pub mod cube;
-pub mod facelet;
-pub mod group;
-pub mod notation;
-pub mod pdb;
-pub mod position;
-pub mod report;
-pub mod search;
-pub mod serve;
-pub mod solving;
-pub mod space;
+
 pub mod table;
+
+pub mod catalogue;
+
+pub mod search;
+
+pub mod solving;
+
+pub mod frontend;

@@ -3,10 +3,11 @@
 //! [`Outcome`] that every front end reports: the `solve` command line, the Python module and the
 //! HTTP API. Every solution in an outcome has been checked by applying it to the position.
 
-use crate::cube::{Cube2, Cube3, Metric, Move, merge_same_face};
-use crate::group::{self, GroupError, GroupSpec, GroupTable};
-use crate::notation::format_moves;
-use crate::position::{Position, Puzzle};
+use crate::catalogue::TableKind;
+use crate::catalogue::group::{self, GroupError, GroupTable};
+use crate::model::cube::{Cube2, Cube3, Metric, Move, merge_same_face};
+use crate::model::notation::format_moves;
+use crate::model::position::{Position, Puzzle};
 use crate::search::SolveError;
 use crate::search::heuristic::AnyHeuristic;
 use crate::search::ida::{IterationStats, SearchLimits, SearchResult, SearchStatus, Solver};
@@ -15,7 +16,8 @@ use crate::search::pocket::PocketSolver;
 use crate::search::twophase::{
     Improvement, TwoPhaseLimits, TwoPhaseResult, TwoPhaseSolver, TwoPhaseStatus,
 };
-use crate::table::{TableError, TableKind};
+use crate::space::group::{GroupSpaceError, GroupSpec};
+use crate::table::TableError;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -488,7 +490,7 @@ fn solve_group(table: &GroupTable, spec: &GroupSpec, position: &Position) -> Out
     };
     let moves = match table.solve(&cube) {
         Ok(moves) => moves,
-        Err(GroupError::NotInGroup) => {
+        Err(GroupError::Space(GroupSpaceError::NotInGroup)) => {
             return Outcome::Invalid(format!("the position is not in the group {spec}"));
         }
         Err(e) => return Outcome::Invalid(e.to_string()),

@@ -4,13 +4,15 @@
 //! API), and its errors become Python exceptions carrying the library's messages.
 
 use clap::ValueEnum;
-use cubelab::cube::Metric;
-use cubelab::facelet::net;
-use cubelab::notation::parse_moves;
-use cubelab::position::{Form, Position as LibPosition, Puzzle, parse_position};
-use cubelab::report::scan::checked_histogram;
+use cubelab::catalogue::scan::checked_histogram;
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::model::cube::Metric;
+use cubelab::model::facelet::net;
+use cubelab::model::notation::parse_moves;
+use cubelab::model::position::{Form, Position as LibPosition, Puzzle, parse_position};
+use cubelab::packing::Encoding;
 use cubelab::solving::{JsonShape, Method, Request, Solvers};
-use cubelab::table::{Encoding, Table as LibTable, TableId, TableKind, Verify};
+use cubelab::table::{Table as LibTable, Verify};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
 use pyo3::prelude::*;
@@ -48,7 +50,7 @@ fn table_error(e: impl std::fmt::Display) -> PyErr {
 
 /// A name given from Python (`"htm"`, `"two-phase"`, `"3x3"`...) as the command line takes it.
 fn named<T: ValueEnum>(what: &str, name: &str) -> PyResult<T> {
-    cubelab::cli::value_named(what, name).map_err(PyValueError::new_err)
+    cubelab::frontend::cli::value_named(what, name).map_err(PyValueError::new_err)
 }
 
 fn puzzle_of(name: Option<&str>) -> PyResult<Option<Puzzle>> {
@@ -417,8 +419,9 @@ impl Table {
         let kind: TableKind = named("table", name)?;
         let metric: Metric = named("metric", metric)?;
         let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
-        let table =
-            LibTable::open(&dir, TableId::new(kind, metric), Verify::IfNew).map_err(table_error)?;
+        let table = TableId::new(kind, metric)
+            .open(&dir, Verify::IfNew)
+            .map_err(table_error)?;
         Ok(Table { table })
     }
 
@@ -433,12 +436,12 @@ impl Table {
     /// The kind's name, e.g. "corners".
     #[getter]
     fn kind(&self) -> &'static str {
-        self.table.header().kind.name()
+        TableId::of_header(self.table.header()).map_or("unknown", |id| id.kind.name())
     }
 
     #[getter]
     fn metric(&self) -> &'static str {
-        self.table.header().metric.name()
+        TableId::of_header(self.table.header()).map_or("unknown", |id| id.metric.name())
     }
 
     /// How entries are stored: "nibble" (exact, 4 bits), "byte" (exact), "mod3" (distance mod

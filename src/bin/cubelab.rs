@@ -2,9 +2,9 @@
 //! cube editor; `cubelab load-test` measures a running server.
 
 use clap::{Parser, Subcommand};
-use cubelab::serve::load::{self, Call, Plan, Report};
-use cubelab::serve::{Limits, Server};
-use cubelab::table::TableKind;
+use cubelab::catalogue::TableKind;
+use cubelab::frontend::serve::load::{self, Call, Plan, Report};
+use cubelab::frontend::serve::{Limits, Server};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -21,7 +21,7 @@ use std::time::Duration;
 struct Args {
     /// Print this program's shell completions or man page (see solve --help), and exit.
     #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
-    generate: Option<cubelab::cli::Generated>,
+    generate: Option<cubelab::frontend::cli::Generated>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -89,10 +89,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    cubelab::cli::end_quietly_on_closed_pipe();
+    cubelab::frontend::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
     if let Some(what) = args.generate {
-        return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
+        return cubelab::frontend::cli::print_generated(
+            what,
+            <Args as clap::CommandFactory>::command(),
+        );
     }
     let result = match args.command {
         None => Err("name a command: serve or load-test (see cubelab --help)".to_string()),
@@ -168,7 +171,7 @@ fn serve(bind: &str, port: u16, server: Server) -> Result<bool, String> {
             "cubelab serve: listening on http://{address} (tables from {}; {opened})",
             server.data_dir().display()
         );
-        cubelab::serve::serve(listener, server)
+        cubelab::frontend::serve::serve(listener, server)
             .await
             .map_err(|e| e.to_string())?;
         Ok(true)
@@ -198,9 +201,11 @@ fn load_test(url: &str, plan: &Plan, scramble_length: usize, json: bool) -> Resu
     let limit = |name: &str, default: u64| limits["limits"][name].as_u64().unwrap_or(default);
     let pocket: Vec<Call> = (0..256)
         .map(|seed| {
-            let position =
-                cubelab::position::Position::seeded(cubelab::position::Puzzle::Pocket, Some(seed))
-                    .stickers();
+            let position = cubelab::model::position::Position::seeded(
+                cubelab::model::position::Puzzle::Pocket,
+                Some(seed),
+            )
+            .stickers();
             Call::post(
                 "/solve",
                 serde_json::json!({ "position": position }).to_string(),

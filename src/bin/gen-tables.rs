@@ -2,17 +2,19 @@
 
 use clap::{Parser, ValueEnum};
 use cubelab::bfs::Pass;
-use cubelab::cube::Metric;
-use cubelab::group::{
-    self, GroupError, GroupMetric, GroupSpec, GroupTable, Sizes, available_memory,
-};
-use cubelab::pdb::{self, catalogue, default_metrics};
-use cubelab::position::Puzzle;
-use cubelab::report::{
+use cubelab::catalogue::circuit;
+use cubelab::catalogue::group::{self, GroupError, GroupTable, available_memory};
+use cubelab::catalogue::{self, catalogue, default_metrics};
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::model::cube::Metric;
+use cubelab::model::position::Puzzle;
+use cubelab::packing::Encoding;
+use cubelab::space::group::{GroupMetric, GroupSpace, GroupSpec, Sizes};
+use cubelab::support::units::{
     histogram_table, human_bytes, max_depth, mean_depth, progress_bar, rough_duration, spinner,
     thousands,
 };
-use cubelab::table::{self, BuildLock, Encoding, Table, TableHeader, TableId, TableKind, Verify};
+use cubelab::table::{self, BuildLock, TableHeader, Verify};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -36,7 +38,7 @@ struct Args {
     /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
     /// page (man) to standard output, and exit.
     #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
-    generate: Option<cubelab::cli::Generated>,
+    generate: Option<cubelab::frontend::cli::Generated>,
     /// Tables to build (see --list); default: every table the solvers use by default.
     #[arg(value_enum)]
     tables: Vec<TableKind>,
@@ -92,10 +94,13 @@ struct Args {
 }
 
 fn main() -> ExitCode {
-    cubelab::cli::end_quietly_on_closed_pipe();
+    cubelab::frontend::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
     if let Some(what) = args.generate {
-        return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
+        return cubelab::frontend::cli::print_generated(
+            what,
+            <Args as clap::CommandFactory>::command(),
+        );
     }
     let ok = if let Some(generators) = &args.generators {
         if args.circuit {
@@ -159,7 +164,7 @@ fn build_all(args: &Args) -> bool {
             return false;
         }
     };
-    for (path, bytes) in table::remove_stale_temporaries(&args.data_dir) {
+    for (path, bytes) in catalogue::remove_stale_temporaries(&args.data_dir) {
         eprintln!(
             "gen-tables: removed {} ({}), left by an interrupted build",
             path.display(),
@@ -190,20 +195,20 @@ fn succeeded(result: Result<(), GroupError>) -> bool {
 fn build_circuit(args: &Args, generators: &str) -> bool {
     let result = (|| -> Result<(), GroupError> {
         let spec = GroupSpec::parse(args.puzzle, generators, args.group_metric)?;
-        group::check_supported(&spec)?;
+        circuit::check_supported(&spec)?;
         let sizes = Sizes::of(&spec);
         sizes.check_fits(&spec, available_memory())?;
-        let path = group::circuit_path(&args.data_dir, &spec);
+        let path = circuit::circuit_path(&args.data_dir, &spec);
         let start = Instant::now();
         let bar = spinner(&format!("circuit of {spec}"));
         bar.set_message("numbering the positions");
-        let space = group::GroupSpace::new(&spec);
-        let moves = group::build_circuit(&space, &spec, &bar)?;
+        let space = GroupSpace::new(&spec);
+        let moves = circuit::build_circuit(&space, &spec, &bar)?;
         let built = start.elapsed().as_secs_f64();
         bar.set_message("checking it");
-        group::check_circuit(&space, &moves)?;
+        circuit::check_circuit(&space, &moves)?;
         bar.set_message("writing it");
-        group::write_circuit(&path, &spec, &moves)?;
+        circuit::write_circuit(&path, &spec, &moves)?;
         bar.finish_and_clear();
         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         if args.json {
@@ -291,7 +296,7 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
     let dir = &args.data_dir;
     let start = Instant::now();
     if !args.force && present(args, id) {
-        match Table::open(dir, id, Verify::IfNew) {
+        match id.open(dir, Verify::IfNew) {
             Ok(table) => {
                 let seconds = start.elapsed().as_secs_f64();
                 compress_if_asked(args, table.path())?;
@@ -310,8 +315,8 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
             Err(e) => eprintln!("gen-tables: {}: {e}; rebuilding it", id.name()),
         }
     }
-    let bar = progress_bar(pdb::entries(id.kind), &id.name());
-    let built = pdb::build(id, dir, &bar).map_err(|e| e.to_string())?;
+    let bar = progress_bar(catalogue::entries(id.kind), &id.name());
+    let built = catalogue::build(id, dir, &bar).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     let path = id.path(dir);
     let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
@@ -419,13 +424,13 @@ fn list(args: &Args) -> bool {
     }
     let cores = rayon::current_num_threads() as f64;
     for id in listed(args) {
-        let bytes = pdb::file_bytes(id);
-        let (memory, core_seconds) = pdb::build_cost(id.kind);
+        let bytes = catalogue::file_bytes(id);
+        let (memory, core_seconds) = catalogue::build_cost(id.kind);
         let seconds = core_seconds / cores;
         let status = if !present(args, id) {
             "missing".to_string()
         } else {
-            match Table::open(&args.data_dir, id, Verify::IfNew) {
+            match id.open(&args.data_dir, Verify::IfNew) {
                 Ok(_) => "valid".to_string(),
                 Err(e) => format!("damaged: {e}"),
             }
@@ -433,7 +438,7 @@ fn list(args: &Args) -> bool {
         if args.json {
             let line = serde_json::json!({
                 "table": id.name(),
-                "entries": pdb::entries(id.kind),
+                "entries": catalogue::entries(id.kind),
                 "bytes": bytes,
                 "build_memory_bytes": memory,
                 "build_seconds_estimate": (seconds * 10.0).round() / 10.0,
@@ -445,7 +450,7 @@ fn list(args: &Args) -> bool {
             println!(
                 "{:<16} {:>14} {:>10} {:>12} {:>11}  {status}",
                 id.name(),
-                thousands(pdb::entries(id.kind)),
+                thousands(catalogue::entries(id.kind)),
                 human_bytes(bytes),
                 human_bytes(memory),
                 rough_duration(seconds)
@@ -464,7 +469,7 @@ fn verify(args: &Args) -> bool {
         }
         checked += 1;
         let start = Instant::now();
-        let result = Table::open(&args.data_dir, id, Verify::Always);
+        let result = id.open(&args.data_dir, Verify::Always);
         let seconds = start.elapsed().as_secs_f64();
         if args.json {
             let line = serde_json::json!({

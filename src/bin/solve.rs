@@ -1,17 +1,17 @@
 //! solve: optimal solutions for cube positions, from the tables gen-tables built.
 
 use clap::Parser;
-use cubelab::cube::{Cube3, Metric, Move};
-use cubelab::facelet::{Palette, net};
-use cubelab::group::{GroupMetric, GroupSpec};
-use cubelab::notation::format_moves;
-use cubelab::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
-use cubelab::report::experiment::{ExperimentRow, ExperimentWriter, Shard};
-use cubelab::report::picture::Scheme;
+use cubelab::catalogue::TableKind;
+use cubelab::frontend::report::experiment::{ExperimentRow, ExperimentWriter, Shard};
+use cubelab::frontend::report::picture::Scheme;
+use cubelab::model::cube::{Cube3, Metric, Move};
+use cubelab::model::facelet::{Palette, net};
+use cubelab::model::notation::format_moves;
+use cubelab::model::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
 use cubelab::search::layers::Step;
 use cubelab::search::twophase::TwoPhaseStatus;
 use cubelab::solving::{JsonShape, Method, Outcome, Progress, Request, Solvers};
-use cubelab::table::TableKind;
+use cubelab::space::group::{GroupMetric, GroupSpec};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::io::{IsTerminal, Write};
@@ -33,7 +33,7 @@ struct Args {
     /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
     /// page (man) to standard output, and exit.
     #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
-    generate: Option<cubelab::cli::Generated>,
+    generate: Option<cubelab::frontend::cli::Generated>,
     /// Positions to solve.
     positions: Vec<String>,
     /// Puzzle that move sequences are applied to (sticker strings name their own); default 3x3.
@@ -220,10 +220,13 @@ fn palette(args: &Args) -> Result<Option<Palette>, String> {
 }
 
 fn main() -> ExitCode {
-    cubelab::cli::end_quietly_on_closed_pipe();
+    cubelab::frontend::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
     if let Some(what) = args.generate {
-        return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
+        return cubelab::frontend::cli::print_generated(
+            what,
+            <Args as clap::CommandFactory>::command(),
+        );
     }
     match run(&args) {
         Ok(all_optimal) => {

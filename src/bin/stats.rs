@@ -1,21 +1,25 @@
 //! stats: distance distributions of the tables and summaries of experiments.
 
 use clap::{Parser, Subcommand};
-use cubelab::cube::Metric;
-use cubelab::group;
-use cubelab::pdb::catalogue;
-use cubelab::position::{Form, Position, Puzzle, parse_position};
-use cubelab::report::chart::{
+use cubelab::catalogue::catalogue;
+use cubelab::catalogue::circuit;
+use cubelab::catalogue::group::{self, GroupHeader};
+use cubelab::catalogue::scan::checked_histogram;
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::frontend::report::chart::{
     ChartFormat, Labels, Points, Series, bar_chart, distribution_chart, points_chart,
 };
-use cubelab::report::experiment::{
+use cubelab::frontend::report::experiment::{
     ExperimentRow, ExperimentSummary, ExperimentWriter, Merged, format_seconds, markdown,
     read_experiment, read_merged, summarise,
 };
-use cubelab::report::picture::{Scheme, draw_net};
-use cubelab::report::scan::checked_histogram;
-use cubelab::report::{histogram_table, human_bytes, max_depth, mean_depth, thousands};
-use cubelab::table::{Encoding, Table, TableId, TableKind, Verify};
+use cubelab::frontend::report::picture::{Scheme, draw_net};
+use cubelab::model::cube::Metric;
+use cubelab::model::position::{Form, Position, Puzzle, parse_position};
+use cubelab::packing::Encoding;
+use cubelab::space::group::{GroupSpace, Sizes};
+use cubelab::support::units::{histogram_table, human_bytes, max_depth, mean_depth, thousands};
+use cubelab::table::{Table, Verify};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -27,7 +31,7 @@ struct Args {
     /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
     /// page (man) to standard output, and exit.
     #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
-    generate: Option<cubelab::cli::Generated>,
+    generate: Option<cubelab::frontend::cli::Generated>,
     /// Directory holding the tables. Default: $CUBELAB_DATA if set, else ./data if it exists,
     /// else the per-user data directory (on Linux ~/.local/share/cubelab).
     #[arg(long, global = true, default_value_os_t = cubelab::table::default_data_dir())]
@@ -112,10 +116,13 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    cubelab::cli::end_quietly_on_closed_pipe();
+    cubelab::frontend::cli::end_quietly_on_closed_pipe();
     let args = Args::parse();
     if let Some(what) = args.generate {
-        return cubelab::cli::print_generated(what, <Args as clap::CommandFactory>::command());
+        return cubelab::frontend::cli::print_generated(
+            what,
+            <Args as clap::CommandFactory>::command(),
+        );
     }
     let data_dir = args.data_dir;
     let Some(command) = args.command else {
@@ -165,13 +172,13 @@ fn main() -> ExitCode {
 /// Checks a circuit file; false (exit 1) if it is readable but no circuit of its group.
 fn circuit(file: &std::path::Path, json: bool) -> Result<bool, String> {
     let start = Instant::now();
-    let (spec, moves) = group::read_circuit(file).map_err(|e| e.to_string())?;
-    group::Sizes::of(&spec)
+    let (spec, moves) = circuit::read_circuit(file).map_err(|e| e.to_string())?;
+    Sizes::of(&spec)
         .check_fits(&spec, group::available_memory())
         .map_err(|e| e.to_string())?;
-    let space = group::GroupSpace::new(&spec);
-    let checked = group::move_indices(&spec, &moves)
-        .and_then(|indices| group::check_circuit(&space, &indices));
+    let space = GroupSpace::new(&spec);
+    let checked = circuit::move_indices(&spec, &moves)
+        .and_then(|indices| circuit::check_circuit(&space, &indices));
     let seconds = start.elapsed().as_secs_f64();
     if json {
         let line = serde_json::json!({
@@ -237,7 +244,7 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
     for id in ids {
         if id.path(dir).exists() {
             let start = Instant::now();
-            let table = Table::open(dir, id, Verify::IfNew).map_err(|e| e.to_string())?;
+            let table = id.open(dir, Verify::IfNew).map_err(|e| e.to_string())?;
             opened.push((id.name(), table, start));
         }
     }
@@ -250,7 +257,8 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
     }
     for (name, table, start) in opened {
         found += 1;
-        let id = table.header().id();
+        let encoding = table.header().encoding;
+        let group = GroupHeader::of(table.header());
         let scanned = checked_histogram(&table);
         let seconds = start.elapsed().as_secs_f64();
         ok &= scanned.problems.is_empty();
@@ -259,10 +267,10 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
         if json {
             let line = serde_json::json!({
                 "table": name,
-                "group": table.header().group.as_ref().map(|g| g.spec.to_string()),
+                "group": group.as_ref().map(|g| g.spec.to_string()),
                 "entries": table.header().entries,
                 "bytes": table.file_bytes(),
-                "encoding": id.encoding.name(),
+                "encoding": encoding.name(),
                 "histogram": hist,
                 "max_depth": max_depth(hist),
                 "mean_depth": mean_depth(hist),
@@ -278,7 +286,7 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
                 thousands(table.header().entries),
                 human_bytes(table.file_bytes())
             );
-            if let Some(group) = &table.header().group {
+            if let Some(group) = &group {
                 println!(
                     "  the group {}: {} positions, {} entries outside it",
                     group.spec,
@@ -286,7 +294,7 @@ fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
                     thousands(group.outside)
                 );
             }
-            if id.encoding == Encoding::Mod3 {
+            if encoding == Encoding::Mod3 {
                 println!(
                     "  (2-bit table: residues checked against the depths counted at build time)"
                 );
@@ -482,7 +490,7 @@ fn print_experiment(name: &str, summary: &ExperimentSummary) {
 
 /// What a table kind's chart is called and says.
 fn chart_title(kind: TableKind) -> (&'static str, String) {
-    let entries = thousands(cubelab::pdb::entries(kind));
+    let entries = thousands(cubelab::catalogue::entries(kind));
     match kind {
         TableKind::Pocket => (
             "2x2",
@@ -549,7 +557,7 @@ fn plot(
                 .into_iter()
                 .find(|id| id.path(dir).exists());
             let Some(id) = id else { continue };
-            let table = Table::open(dir, id, Verify::IfNew).map_err(|e| e.to_string())?;
+            let table = id.open(dir, Verify::IfNew).map_err(|e| e.to_string())?;
             let checked = checked_histogram(&table);
             for problem in &checked.problems {
                 eprintln!("stats: MISMATCH: {}: {problem}", id.name());
@@ -573,7 +581,7 @@ fn plot(
     for path in group::present_tables(dir) {
         let table = Table::open_path(&path, "gen-tables --generators", Verify::IfNew)
             .map_err(|e| e.to_string())?;
-        let Some(group) = table.header().group.clone() else {
+        let Some(group) = GroupHeader::of(table.header()) else {
             continue;
         };
         let checked = checked_histogram(&table);

@@ -7,7 +7,7 @@
 //! symmetry-reduced table stores one entry per class: its *representative*, here the smallest
 //! value of the class, reached from any value by a known symmetry.
 
-use crate::cube::Symmetry;
+use crate::model::cube::Symmetry;
 
 /// The classes of a raw coordinate under a group of symmetries.
 ///
@@ -103,7 +103,7 @@ impl SymClasses {
 mod tests {
     use super::*;
     use crate::coord::{rank_arrangement, unrank_arrangement};
-    use crate::cube::{Corners, Cube3};
+    use crate::model::cube::{Corners, Cube3};
 
     fn corner_permutation(rank: u32) -> Cube3 {
         let mut corners = Corners::SOLVED;

@@ -6,7 +6,7 @@
 //! before B (they commute). In HTM this leaves 18 first moves and then 13.5 on average instead
 //! of 18.
 
-use crate::cube::{Metric, Move};
+use crate::model::cube::{Metric, Move};
 
 /// Allowed next moves after each move history, as bit masks over turn numbers.
 pub struct Canonical {

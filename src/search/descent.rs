@@ -1,8 +1,8 @@
 //! Solving by walking down a complete distance table: from a state at distance `d`, some move
 //! reaches distance `d - 1`; follow one (or all) of them to 0.
 
+use crate::packing::{Encoding, entry, nibble};
 pub use crate::space::MoveSpace;
-use crate::table::{Encoding, entry, nibble};
 
 /// One shortest path from `state` to distance 0 as turn numbers, or `None` if the table has no
 /// finite distance for `state` or is inconsistent.

@@ -14,7 +14,7 @@ use super::canonical::Canonical;
 use super::heuristic::{AnyHeuristic, Heuristic};
 use super::symmetry::PositionSymmetry;
 use super::walk::{FAR_END, Frame, Node, NodeOf, Prefix, Shared, Walk};
-use crate::cube::{Cube3, Metric, Move, merge_same_face};
+use crate::model::cube::{Cube3, Metric, Move, merge_same_face};
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -261,9 +261,9 @@ impl<H: Heuristic> Ida<H> {
             if !cube.apply_all(&solution).is_solved()
                 || metric.length(&solution) != turns.len() as u32
             {
-                return Err(SolveError::Unverified(crate::notation::format_moves(
-                    &solution,
-                )));
+                return Err(SolveError::Unverified(
+                    crate::model::notation::format_moves(&solution),
+                ));
             }
             solutions.push(solution);
         }

@@ -17,7 +17,7 @@
 //! shortest sequence for all four at once is harder to follow and, at 14 moves and more, far
 //! longer to search.
 //!
-//! The bounds are small exact tables over the goal's pieces (see [`crate::pdb::stages`]): the
+//! The bounds are small exact tables over the goal's pieces (see [`crate::space::stages`]): the
 //! cross with one first-layer corner and with one E-slice edge (read for the others through
 //! quarter turns of the whole cube about U-D), the edge flips and the corner twists each with
 //! the E-slice edges' places, and the corner table for the last layer's corners. A table bounds
@@ -30,10 +30,12 @@ use super::canonical::Canonical;
 use super::heuristic::{AnyHeuristic, missing_tables, open_table};
 use super::ida::{SearchLimits, Solver};
 use crate::bfs::breadth_first;
-use crate::cube::{CORNER_NAMES, Cube3, EDGE_NAMES, Face, Metric, Move, Rotation};
-use crate::pdb::corners;
-use crate::pdb::stages::{Part, PartKind, PieceSpace};
-use crate::table::{Encoding, Table, TableError, TableId, TableKind, nibble};
+use crate::catalogue::{TableId, TableKind};
+use crate::model::cube::{CORNER_NAMES, Cube3, EDGE_NAMES, Face, Metric, Move, Rotation};
+use crate::packing::{Encoding, nibble};
+use crate::space::corners;
+use crate::space::stages::{Part, PartKind, PieceSpace};
+use crate::table::{Table, TableError};
 use indicatif::ProgressBar;
 use std::path::Path;
 use std::sync::Arc;
@@ -300,9 +302,9 @@ impl LayersSolver {
         });
         let moves: Vec<Move> = steps.iter().flat_map(|s| s.moves.iter().copied()).collect();
         if !cube.apply_all(&moves).is_solved() {
-            return Err(SolveError::Unverified(crate::notation::format_moves(
-                &moves,
-            )));
+            return Err(SolveError::Unverified(
+                crate::model::notation::format_moves(&moves),
+            ));
         }
         Ok(steps)
     }

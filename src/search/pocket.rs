@@ -2,9 +2,10 @@
 
 use super::SolveError;
 use super::descent::{descend, descend_all};
-use crate::cube::{Cube2, Metric, Move, Rotation, merge_same_face};
-use crate::pdb::pocket::{PocketSpace, rank};
-use crate::table::{Table, TableError, TableId, TableKind, Verify};
+use crate::catalogue::{TableId, TableKind};
+use crate::model::cube::{Cube2, Metric, Move, Rotation, merge_same_face};
+use crate::space::pocket::{PocketSpace, rank};
+use crate::table::{Table, TableError, Verify};
 use std::path::Path;
 
 /// The mapped 2x2 table of one metric with the move tables to walk it.
@@ -17,7 +18,7 @@ pub struct PocketSolver {
 impl PocketSolver {
     /// Maps the 2x2 table of `metric` from `dir`.
     pub fn open(dir: &Path, metric: Metric) -> Result<PocketSolver, TableError> {
-        let table = Table::open(dir, TableId::new(TableKind::Pocket, metric), Verify::IfNew)?;
+        let table = TableId::new(TableKind::Pocket, metric).open(dir, Verify::IfNew)?;
         Ok(PocketSolver {
             metric,
             space: PocketSpace::new(metric),
@@ -75,9 +76,9 @@ impl PocketSolver {
         if !cube.apply_all(&solution).is_solved()
             || self.metric.length(&solution) != path.len() as u32
         {
-            return Err(SolveError::Unverified(crate::notation::format_moves(
-                &solution,
-            )));
+            return Err(SolveError::Unverified(
+                crate::model::notation::format_moves(&solution),
+            ));
         }
         Ok(solution)
     }

@@ -26,7 +26,7 @@
 //! path's own beginning under any symmetry ([`PositionSymmetry::judge_run`]). Few shifts stay
 //! level with the beginning beyond a run or two, so following them costs little.
 
-use crate::cube::{Cube3, Face, Move, Symmetry};
+use crate::model::cube::{Cube3, Face, Move, Symmetry};
 use std::cmp::Ordering;
 
 /// The symmetries that keep one position, by number (see [`Symmetry::nth`]), the identity
@@ -390,7 +390,7 @@ fn make_canonical(image: &mut [Move]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::notation::parse_moves;
+    use crate::model::notation::parse_moves;
 
     fn moves(text: &str) -> Vec<Move> {
         parse_moves(text).unwrap()
@@ -504,12 +504,18 @@ mod tests {
     /// Random canonical sequences whose cyclic shifts are all canonical too (no turn of the
     /// last move's face first, no three turns on one axis across the seam): the shape of an
     /// optimal solution of a cyclic position.
-    fn cyclic_sequences(metric: crate::cube::Metric, count: usize, seed: u64) -> Vec<Vec<Move>> {
+    fn cyclic_sequences(
+        metric: crate::model::cube::Metric,
+        count: usize,
+        seed: u64,
+    ) -> Vec<Vec<Move>> {
         use crate::search::canonical::Canonical;
         use rand::{RngExt, SeedableRng};
         let turns: Vec<Move> = match metric {
-            crate::cube::Metric::Htm => Move::all().collect(),
-            crate::cube::Metric::Qtm => Move::all().filter(|m| m.quarter_turns() != 2).collect(),
+            crate::model::cube::Metric::Htm => Move::all().collect(),
+            crate::model::cube::Metric::Qtm => {
+                Move::all().filter(|m| m.quarter_turns() != 2).collect()
+            }
         };
         let canonical = Canonical::new(metric, &turns);
         let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
@@ -528,7 +534,7 @@ mod tests {
             let seam = |i: usize| sequence[i % length];
             let shifts_are_canonical = (0..length).all(|i| {
                 let (a, b, c) = (seam(i), seam(i + 1), seam(i + 2));
-                (a.face() != b.face() || metric == crate::cube::Metric::Qtm && a == b)
+                (a.face() != b.face() || metric == crate::model::cube::Metric::Qtm && a == b)
                     && !(same_axis(a, b) && same_axis(b, c))
                     && !(a.face() == b.face() && b.face() == c.face())
             });
@@ -546,7 +552,7 @@ mod tests {
     #[test]
     fn the_leader_of_every_shifted_class_passes_judging() {
         let symmetry = PositionSymmetry::of(&Cube3::SOLVED);
-        for metric in crate::cube::Metric::BOTH {
+        for metric in crate::model::cube::Metric::BOTH {
             let (mut members, mut passed) = (0, 0);
             for sequence in cyclic_sequences(metric, 150, 21) {
                 let mut class: Vec<Vec<Move>> = symmetry.images(&sequence).collect();
@@ -580,7 +586,7 @@ mod tests {
     fn the_path_judge_agrees_with_judging_whole_paths() {
         let symmetry = PositionSymmetry::of(&Cube3::SOLVED);
         let (mut dropped, mut kept) = (0, 0);
-        for metric in crate::cube::Metric::BOTH {
+        for metric in crate::model::cube::Metric::BOTH {
             for path in cyclic_sequences(metric, 400, 33) {
                 let prefix = path.len().min(3);
                 if symmetry.judge_runs(&path[..prefix]).is_none() {
@@ -619,7 +625,7 @@ mod tests {
     fn the_superflips_symmetry_keeps_about_one_prefix_in_48() {
         use crate::search::canonical::Canonical;
         let turns: Vec<Move> = Move::all().collect();
-        let canonical = Canonical::new(crate::cube::Metric::Htm, &turns);
+        let canonical = Canonical::new(crate::model::cube::Metric::Htm, &turns);
         let mut level: Vec<(Vec<Move>, usize)> = vec![(Vec::new(), Canonical::ROOT)];
         for _ in 0..4 {
             let mut longer = Vec::new();

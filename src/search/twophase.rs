@@ -23,13 +23,14 @@
 use super::SolveError;
 use super::canonical::Canonical;
 use super::heuristic::{Entries, missing_tables, open_table};
-use crate::cube::{Cube3, Face, Metric, Move, Rotation};
-use crate::pdb::phase1::{Phase1Coord, Phase1Space};
-use crate::pdb::twophase::{
+use crate::catalogue::{TableId, TableKind};
+use crate::model::cube::{Cube3, Face, Metric, Move, Rotation};
+use crate::space::phase1::{Phase1Coord, Phase1Space};
+use crate::space::twophase::{
     LAYER_EDGES, Phase2SliceSpace, SymProduct, corner_permutation, flip_slice, layer_edges,
     phase2_moves, slice_order,
 };
-use crate::table::{Table, TableError, TableId, TableKind};
+use crate::table::{Table, TableError};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -256,7 +257,9 @@ impl TwoPhaseSolver {
         if let Some(moves) = &run.solution
             && !cube.apply_all(moves).is_solved()
         {
-            return Err(SolveError::Unverified(crate::notation::format_moves(moves)));
+            return Err(SolveError::Unverified(
+                crate::model::notation::format_moves(moves),
+            ));
         }
         Ok(TwoPhaseResult {
             status,
@@ -497,7 +500,7 @@ mod tests {
         }
         assert!(found.is_empty(), "{found:?}");
         // Five moves can: with five to go, H's moves are tried.
-        let five = crate::notation::parse_moves("R L' U2 R' L").unwrap();
+        let five = crate::model::notation::parse_moves("R L' U2 R' L").unwrap();
         assert_eq!(Phase1Coord::of(&Cube3::from_moves(&five)), goal);
     }
 }

@@ -9,7 +9,7 @@
 use super::canonical::Canonical;
 use super::heuristic::Heuristic;
 use super::symmetry::{PathJudge, PositionSymmetry};
-use crate::cube::{Cube3, Move};
+use crate::model::cube::{Cube3, Move};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 

@@ -138,9 +138,10 @@ fn solve_prints_a_verified_optimal_2x2_solution() {
         .split(" (")
         .next()
         .unwrap();
-    let cube =
-        cubelab::cube::Cube2::from_moves(&cubelab::notation::parse_moves("R U R' U'").unwrap());
-    let moves = cubelab::notation::parse_moves(solution).unwrap();
+    let cube = cubelab::model::cube::Cube2::from_moves(
+        &cubelab::model::notation::parse_moves("R U R' U'").unwrap(),
+    );
+    let moves = cubelab::model::notation::parse_moves(solution).unwrap();
     assert!(cube.apply_all(&moves).is_solved());
 }
 
@@ -169,9 +170,11 @@ fn solve_json_batch_from_stdin_carries_on_past_invalid_positions() {
     assert_eq!(lines.len(), 4);
     assert_eq!(lines[0]["status"], "optimal");
     assert_eq!(lines[0]["length"], 4);
-    let scrambled =
-        cubelab::cube::Cube2::from_moves(&cubelab::notation::parse_moves("R U2 F'").unwrap());
-    let moves = cubelab::notation::parse_moves(lines[0]["solution"].as_str().unwrap()).unwrap();
+    let scrambled = cubelab::model::cube::Cube2::from_moves(
+        &cubelab::model::notation::parse_moves("R U2 F'").unwrap(),
+    );
+    let moves =
+        cubelab::model::notation::parse_moves(lines[0]["solution"].as_str().unwrap()).unwrap();
     assert!(scrambled.apply_all(&moves).is_solved());
     assert_eq!(lines[1]["status"], "invalid");
     assert!(
@@ -210,8 +213,10 @@ fn solve_random_batch_and_all_solutions() {
     let lines = json_lines(&out);
     assert_eq!(lines.len(), 50);
     for line in &lines {
-        let cube = cubelab::cube::Cube2::from_facelets(line["input"].as_str().unwrap()).unwrap();
-        let moves = cubelab::notation::parse_moves(line["solution"].as_str().unwrap()).unwrap();
+        let cube =
+            cubelab::model::cube::Cube2::from_facelets(line["input"].as_str().unwrap()).unwrap();
+        let moves =
+            cubelab::model::notation::parse_moves(line["solution"].as_str().unwrap()).unwrap();
         assert!(cube.apply_all(&moves).is_solved());
     }
     let same = solve(&seeded, None);
@@ -310,25 +315,17 @@ fn stats_tables_counts_from_the_entries_and_checks_published_counts() {
     }
     // Rewrite the HTM table with one entry changed but a valid checksum and the original
     // histogram in its header: only counting the entries can notice.
-    let id = cubelab::table::TableId::new(
-        cubelab::table::TableKind::Pocket,
-        cubelab::cube::Metric::Htm,
+    let id = cubelab::catalogue::TableId::new(
+        cubelab::catalogue::TableKind::Pocket,
+        cubelab::model::cube::Metric::Htm,
     );
-    let table =
-        cubelab::table::Table::open(dir.path(), id, cubelab::table::Verify::Always).unwrap();
+    let table = id.open(dir.path(), cubelab::table::Verify::Always).unwrap();
     let header = table.header().clone();
     let mut payload = table.payload().to_vec();
     drop(table);
     payload[1000] = (payload[1000] & 0xF0) | ((payload[1000] + 1) & 0x0F);
-    cubelab::table::write_table(
-        &id.path(dir.path()),
-        id,
-        header.encoding,
-        header.entries,
-        header.histogram,
-        &payload,
-    )
-    .unwrap();
+    id.write(dir.path(), header.encoding, header.histogram, &payload)
+        .unwrap();
     let out = stats(&["tables", "--data-dir", data(dir.path())]);
     assert_eq!(out.status.code(), Some(1));
     let report = text(&out.stdout);
@@ -421,10 +418,10 @@ fn stats_experiment_summarises_and_names_the_bad_line() {
 /// Corners and 6-edge tables (HTM), which `solve --tables edges6` reads: the suite's shared
 /// ones, for reading only.
 fn built_3x3_dir() -> &'static Path {
-    use cubelab::table::TableKind;
+    use cubelab::catalogue::TableKind;
     common::shared(
         &[TableKind::Corners, TableKind::Edges6],
-        &[cubelab::cube::Metric::Htm],
+        &[cubelab::model::cube::Metric::Htm],
     )
 }
 
@@ -462,9 +459,11 @@ fn solve_3x3_json_and_csv_with_invalid_positions_in_the_batch() {
     assert_eq!(lines[0]["length"], 5);
     assert!(lines[0]["nodes"].as_u64().unwrap() > 0);
     assert!(lines[0]["iterations"].as_array().unwrap().last().unwrap()["bound"] == 5);
-    let position =
-        cubelab::cube::Cube3::from_moves(&cubelab::notation::parse_moves("R U R' U' F2").unwrap());
-    let moves = cubelab::notation::parse_moves(lines[0]["solution"].as_str().unwrap()).unwrap();
+    let position = cubelab::model::cube::Cube3::from_moves(
+        &cubelab::model::notation::parse_moves("R U R' U' F2").unwrap(),
+    );
+    let moves =
+        cubelab::model::notation::parse_moves(lines[0]["solution"].as_str().unwrap()).unwrap();
     assert!(position.apply_all(&moves).is_solved());
     assert_eq!(lines[1]["status"], "invalid");
     assert!(
@@ -863,7 +862,9 @@ fn print_state_needs_no_tables_and_inverse_rebuilds_the_position() {
         "UR UB UL UF DF DR DB DL FR FL BR BL URB UBL ULF UFR DRF DFL DLB DBR"
     );
     let stickers = line["stickers"].as_str().unwrap();
-    let turned = cubelab::cube::Cube3::from_moves(&cubelab::notation::parse_moves("U").unwrap());
+    let turned = cubelab::model::cube::Cube3::from_moves(
+        &cubelab::model::notation::parse_moves("U").unwrap(),
+    );
     assert_eq!(stickers, turned.to_facelets());
     // Not a terminal: the net is plain letters, nine rows for a 3x3.
     let out = solve(&["--print-state", "--puzzle", "2x2", "R"], None);
@@ -919,10 +920,12 @@ fn print_state_needs_no_tables_and_inverse_rebuilds_the_position() {
         None,
     );
     for line in json_lines(&out) {
-        let state = cubelab::cube::Cube2::from_facelets(line["input"].as_str().unwrap()).unwrap();
-        let scramble = cubelab::notation::parse_moves(line["inverse"].as_str().unwrap()).unwrap();
+        let state =
+            cubelab::model::cube::Cube2::from_facelets(line["input"].as_str().unwrap()).unwrap();
+        let scramble =
+            cubelab::model::notation::parse_moves(line["inverse"].as_str().unwrap()).unwrap();
         assert_eq!(
-            cubelab::cube::Cube2::from_moves(&scramble).normalised(),
+            cubelab::model::cube::Cube2::from_moves(&scramble).normalised(),
             state.normalised()
         );
     }
@@ -1106,26 +1109,20 @@ fn builds_take_their_directory_and_sweep_up_after_killed_ones() {
 /// a damaged table with the commands that find and rebuild it, never printed as a solution.
 #[test]
 fn a_solution_that_fails_its_check_is_reported_as_table_damage() {
-    use cubelab::cube::{Cube2, Metric};
-    use cubelab::table::{Table, TableId, TableKind, Verify};
+    use cubelab::catalogue::{TableId, TableKind};
+    use cubelab::model::cube::{Cube2, Metric};
+    use cubelab::table::Verify;
     let dir = built_dir();
     let id = TableId::new(TableKind::Pocket, Metric::Htm);
-    let table = Table::open(dir.path(), id, Verify::Always).unwrap();
+    let table = id.open(dir.path(), Verify::Always).unwrap();
     let header = table.header().clone();
     let mut payload = table.payload().to_vec();
     drop(table);
-    let position = Cube2::from_moves(&cubelab::notation::parse_moves("R U").unwrap());
-    let index = cubelab::pdb::pocket::rank(&position.normalised()) as usize;
+    let position = Cube2::from_moves(&cubelab::model::notation::parse_moves("R U").unwrap());
+    let index = cubelab::space::pocket::rank(&position.normalised()) as usize;
     payload[index / 2] &= if index.is_multiple_of(2) { 0xF0 } else { 0x0F };
-    cubelab::table::write_table(
-        &id.path(dir.path()),
-        id,
-        header.encoding,
-        header.entries,
-        header.histogram,
-        &payload,
-    )
-    .unwrap();
+    id.write(dir.path(), header.encoding, header.histogram, &payload)
+        .unwrap();
     let out = solve(
         &["--data-dir", data(dir.path()), "--puzzle", "2x2", "R U"],
         None,
@@ -1325,11 +1322,11 @@ fn circuits_are_built_and_checked() {
     assert!(checked.status.success(), "{}", text(&checked.stderr));
     assert!(text(&checked.stdout).contains("a circuit of 2x2 <U, R> in qtm: 29,160 moves"));
 
-    let (spec, moves) = cubelab::group::read_circuit(&path).unwrap();
-    let mut indices = cubelab::group::move_indices(&spec, &moves).unwrap();
+    let (spec, moves) = cubelab::catalogue::circuit::read_circuit(&path).unwrap();
+    let mut indices = cubelab::catalogue::circuit::move_indices(&spec, &moves).unwrap();
     indices.swap(100, 101);
     let damaged = dir.path().join("damaged.txt.zst");
-    cubelab::group::write_circuit(&damaged, &spec, &indices).unwrap();
+    cubelab::catalogue::circuit::write_circuit(&damaged, &spec, &indices).unwrap();
     let out = stats(&["circuit", "--json", damaged.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(1));
     let line = &json_lines(&out)[0];
@@ -1356,7 +1353,7 @@ fn circuits_are_built_and_checked() {
     let mut longer = indices.clone();
     longer.extend_from_slice(&indices[..10]);
     let long = dir.path().join("long.txt.zst");
-    cubelab::group::write_circuit(&long, &spec, &longer).unwrap();
+    cubelab::catalogue::circuit::write_circuit(&long, &spec, &longer).unwrap();
     let out = stats(&["circuit", long.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(
@@ -1417,8 +1414,8 @@ fn the_committed_circuit_passes_stats_circuit() {
 /// and proves, and the options it does not take refused.
 #[test]
 fn two_phase_solves_within_the_maximum_and_improves_with_a_budget() {
-    use cubelab::cube::Cube3;
-    use cubelab::notation::parse_moves;
+    use cubelab::model::cube::Cube3;
+    use cubelab::model::notation::parse_moves;
     let dir = tempfile::tempdir().unwrap();
     let d = data(dir.path());
     let missing = solve(&["--data-dir", d, "--method", "two-phase", "R U"], None);
@@ -1438,8 +1435,8 @@ fn two_phase_solves_within_the_maximum_and_improves_with_a_budget() {
 
     // Solving reads the suite's shared tables (gen-tables builds them like any other).
     let d = data(common::shared(
-        &cubelab::table::TableKind::TWO_PHASE,
-        &[cubelab::cube::Metric::Htm],
+        &cubelab::catalogue::TableKind::TWO_PHASE,
+        &[cubelab::model::cube::Metric::Htm],
     ));
     let out = solve(
         &[
@@ -1547,8 +1544,8 @@ fn two_phase_solves_within_the_maximum_and_improves_with_a_budget() {
 /// position after each stage with --show, and the tables it needs named when missing.
 #[test]
 fn layers_prints_named_stages_and_draws_each() {
-    use cubelab::cube::Cube3;
-    use cubelab::notation::parse_moves;
+    use cubelab::model::cube::Cube3;
+    use cubelab::model::notation::parse_moves;
     let dir = tempfile::tempdir().unwrap();
     let d = data(dir.path());
     let scramble = "R U F D L B R2 U2 F2 D' B' L'";
@@ -1559,10 +1556,10 @@ fn layers_prints_named_stages_and_draws_each() {
         "{}",
         text(&missing.stderr)
     );
-    use cubelab::table::TableKind;
+    use cubelab::catalogue::TableKind;
     let d = data(common::shared(
         &[TableKind::Corners, TableKind::UdF4],
-        &[cubelab::cube::Metric::Htm],
+        &[cubelab::model::cube::Metric::Htm],
     ));
     let args = ["--data-dir", d, "--method", "layers", "--tables", "ud-f4"];
 

@@ -1,9 +1,9 @@
 //! Group laws of the cube model, as properties over random states and sequences, and known
 //! facts about particular sequences.
 
-use cubelab::cube::{Cube2, Cube3, InvalidCube, Move};
-use cubelab::facelet::FaceletError;
-use cubelab::notation::{format_moves, parse_moves};
+use cubelab::model::cube::{Cube2, Cube3, InvalidCube, Move};
+use cubelab::model::facelet::FaceletError;
+use cubelab::model::notation::{format_moves, parse_moves};
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -112,7 +112,7 @@ const SUPERFLIP: &str = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2";
 fn the_superflip_flips_every_edge_and_nothing_else() {
     let flip = Cube3::from_moves(&parse_moves(SUPERFLIP).expect("valid"));
     assert!(flip.corners.is_solved());
-    assert_eq!(flip.edges.perm, cubelab::cube::Edges::SOLVED.perm);
+    assert_eq!(flip.edges.perm, cubelab::model::cube::Edges::SOLVED.perm);
     assert_eq!(flip.edges.ori, [1; 12]);
     for m in Move::all() {
         let turn = Cube3::of_move(m);

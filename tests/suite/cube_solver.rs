@@ -8,11 +8,11 @@ use crate::common;
 use std::path::Path;
 
 use common::{NearSolved, random_scrambles};
-use cubelab::cube::{Cube3, Metric};
-use cubelab::notation::parse_moves;
+use cubelab::catalogue::TableKind;
+use cubelab::model::cube::{Cube3, Metric};
+use cubelab::model::notation::parse_moves;
 use cubelab::search::heuristic::AnyHeuristic;
 use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
-use cubelab::table::TableKind;
 use std::time::Duration;
 
 /// Corners and 6-edge tables in both metrics, built once for this test binary.

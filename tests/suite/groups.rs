@@ -1,14 +1,13 @@
 //! Subgroups: their orders by Schreier–Sims, their breadth-first histograms against the published
 //! counts, and solutions within them, each checked by applying it.
 
-use cubelab::cube::{Cube2, Cube3, Move};
-use cubelab::group::{
-    GroupError, GroupMetric, GroupSpec, GroupTable, Sizes, available_memory, build, table_path,
-};
-use cubelab::notation::parse_moves;
-use cubelab::position::Puzzle;
-use cubelab::report::published::published_group_histogram;
-use cubelab::report::scan::checked_histogram;
+use cubelab::catalogue::group::{GroupError, GroupTable, available_memory, build, table_path};
+use cubelab::catalogue::published::published_group_histogram;
+use cubelab::catalogue::scan::checked_histogram;
+use cubelab::model::cube::{Cube2, Cube3, Move};
+use cubelab::model::notation::parse_moves;
+use cubelab::model::position::Puzzle;
+use cubelab::space::group::{GroupMetric, GroupSpaceError, GroupSpec, Sizes};
 use cubelab::table::{Table, Verify};
 use indicatif::ProgressBar;
 use rand::{RngExt, SeedableRng};
@@ -53,27 +52,27 @@ fn bad_generators_are_clear_errors() {
     use GroupMetric::*;
     assert!(matches!(
         parse(Puzzle::Cube, "", Generators),
-        GroupError::NoGenerators
+        GroupSpaceError::NoGenerators
     ));
     assert!(matches!(
         parse(Puzzle::Cube, "U Q", Generators),
-        GroupError::Notation { .. }
+        GroupSpaceError::Notation { .. }
     ));
     assert!(matches!(
         parse(Puzzle::Cube, "U x", Generators),
-        GroupError::Rotation { .. }
+        GroupSpaceError::Rotation { .. }
     ));
     assert!(matches!(
         parse(Puzzle::Cube, "U U',", Generators),
-        GroupError::Identity(_)
+        GroupSpaceError::Identity(_)
     ));
     assert!(matches!(
         parse(Puzzle::Pocket, "U D", Generators),
-        GroupError::MovesFixedCorner(_)
+        GroupSpaceError::MovesFixedCorner(_)
     ));
     assert!(matches!(
         parse(Puzzle::Cube, "U2 R", Qtm),
-        GroupError::NotQuarterTurn(_)
+        GroupSpaceError::NotQuarterTurn(_)
     ));
     let whole = spec(Puzzle::Cube, "U R F D L B", Generators);
     let refused = Sizes::of(&whole)
@@ -91,7 +90,7 @@ fn moves_follow_the_metric() {
     let names = |s: &GroupSpec| -> Vec<String> {
         s.moves()
             .iter()
-            .map(|m| cubelab::notation::format_moves(&m.turns))
+            .map(|m| cubelab::model::notation::format_moves(&m.turns))
             .collect()
     };
     use GroupMetric::*;
@@ -173,7 +172,7 @@ fn squares_group_matches_a080627() {
     let outside = Cube3::from_moves(&parse_moves("U").unwrap());
     assert!(matches!(
         group.distance(&outside),
-        Err(GroupError::NotInGroup)
+        Err(GroupError::Space(GroupSpaceError::NotInGroup))
     ));
 }
 
@@ -186,7 +185,10 @@ fn ur_group_in_quarter_turns_matches_a080628() {
     let swap = Cube3::from_moves(&parse_moves("U").unwrap());
     let mut odd = Cube3::SOLVED;
     odd.corners = swap.corners;
-    assert!(matches!(group.distance(&odd), Err(GroupError::NotInGroup)));
+    assert!(matches!(
+        group.distance(&odd),
+        Err(GroupError::Space(GroupSpaceError::NotInGroup))
+    ));
 }
 
 #[test]
@@ -243,7 +245,7 @@ fn a_flipped_bit_in_a_group_table_is_refused() {
         // a header length that takes in some of the zeros after it).
         if let Ok(table) = GroupTable::open(dir.path(), &squares) {
             assert_eq!(table.header().histogram, expected.histogram, "byte {at}");
-            assert_eq!(table.header().group, expected.group, "byte {at}");
+            assert_eq!(table.header().parameters, expected.parameters, "byte {at}");
             assert!(at < 4096, "payload byte {at} not caught");
         }
     }
@@ -254,9 +256,10 @@ fn a_flipped_bit_in_a_group_table_is_refused() {
 /// builds exactly it again: the construction is deterministic.
 #[test]
 fn the_committed_2x2_circuit_is_one_and_is_rebuilt_identically() {
-    use cubelab::group::{
-        GroupSpace, build_circuit, check_circuit, circuit_path, move_indices, read_circuit,
+    use cubelab::catalogue::circuit::{
+        build_circuit, check_circuit, circuit_path, move_indices, read_circuit,
     };
+    use cubelab::space::group::GroupSpace;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let spec = spec(Puzzle::Pocket, "U R F", GroupMetric::Qtm);
     let (read_spec, moves) = read_circuit(&circuit_path(&dir, &spec)).expect("the circuit file");
@@ -278,7 +281,8 @@ fn the_committed_2x2_circuit_is_one_and_is_rebuilt_identically() {
 /// twice as many states, and the circuit must keep to the group's half), then solved again.
 #[test]
 fn the_committed_3x3_u_r_circuit_is_one() {
-    use cubelab::group::{GroupSpace, check_circuit, circuit_path, move_indices, read_circuit};
+    use cubelab::catalogue::circuit::{check_circuit, circuit_path, move_indices, read_circuit};
+    use cubelab::space::group::GroupSpace;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     let spec = spec(Puzzle::Cube, "U R", GroupMetric::Qtm);
     let (read_spec, moves) = read_circuit(&circuit_path(&dir, &spec)).expect("the circuit file");

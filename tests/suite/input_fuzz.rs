@@ -4,8 +4,8 @@
 //! mutations that always break a cube (a sticker recoloured, a corner twisted, an edge flipped)
 //! must always be refused.
 
-use cubelab::cube::{Cube2, Cube3};
-use cubelab::position::{Form, Position, PositionLines, Puzzle, parse_position};
+use cubelab::model::cube::{Cube2, Cube3};
+use cubelab::model::position::{Form, Position, PositionLines, Puzzle, parse_position};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 

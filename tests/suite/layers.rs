@@ -3,10 +3,10 @@
 
 use crate::common;
 
-use cubelab::cube::{Cube3, Face, Metric};
-use cubelab::notation::parse_moves;
+use cubelab::catalogue::TableKind;
+use cubelab::model::cube::{Cube3, Face, Metric};
+use cubelab::model::notation::parse_moves;
 use cubelab::search::layers::{LayersSolver, Step};
-use cubelab::table::TableKind;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::sync::OnceLock;

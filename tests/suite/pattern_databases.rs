@@ -8,11 +8,13 @@ use crate::common;
 
 use common::NearSolved;
 use cubelab::bfs::breadth_first;
-use cubelab::cube::{Cube3, Face, Metric, Move};
-use cubelab::pdb::corners::{self, CornerSpace};
-use cubelab::pdb::edges::{EDGES6, EDGES7, EdgeSet, EdgeSpace};
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::model::cube::{Cube3, Face, Metric, Move};
+use cubelab::packing::{Encoding, nibble};
 use cubelab::space::StateSpace;
-use cubelab::table::{Encoding, Table, TableId, TableKind, Verify, nibble};
+use cubelab::space::corners::{self, CornerSpace};
+use cubelab::space::edges::{EDGES6, EDGES7, EdgeSet, EdgeSpace};
+use cubelab::table::{Table, Verify};
 use indicatif::ProgressBar;
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
@@ -239,7 +241,7 @@ fn data_dir() -> std::path::PathBuf {
 
 fn open_edges7(metric: Metric) -> Table {
     let id = TableId::new(TableKind::Edges7, metric);
-    Table::open(&data_dir(), id, Verify::IfNew)
+    id.open(&data_dir(), Verify::IfNew)
         .unwrap_or_else(|e| panic!("{e} (scripts/check-tables.sh builds the tables first)"))
 }
 

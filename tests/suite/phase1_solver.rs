@@ -11,13 +11,14 @@
 use crate::common;
 
 use common::{BuiltTables, random_scrambles};
-use cubelab::cube::{Cube3, Metric};
-use cubelab::pdb::phase1;
-use cubelab::report::scan::exact_histogram;
+use cubelab::catalogue::scan::exact_histogram;
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::model::cube::{Cube3, Metric};
 use cubelab::search::heuristic::{AnyHeuristic, Phase1Heuristic};
 use cubelab::search::ida::Solver;
 use cubelab::space::MoveSpace;
-use cubelab::table::{Table, TableId, TableKind, Verify};
+use cubelab::space::phase1;
+use cubelab::table::{Table, Verify};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::path::PathBuf;
@@ -37,12 +38,9 @@ fn solver(metric: Metric) -> Solver {
 }
 
 fn table(metric: Metric) -> Table {
-    Table::open(
-        data_dir(metric),
-        TableId::new(TableKind::Phase1, metric),
-        Verify::Always,
-    )
-    .unwrap()
+    TableId::new(TableKind::Phase1, metric)
+        .open(data_dir(metric), Verify::Always)
+        .unwrap()
 }
 
 fn published_distribution(metric: Metric) {

@@ -3,12 +3,12 @@
 
 use crate::common;
 
-use cubelab::cube::{Cube2, Face, Metric, Move, Rotation};
-use cubelab::notation::parse_moves;
-use cubelab::pdb::{self, pocket};
+use cubelab::model::cube::{Cube2, Face, Metric, Move, Rotation};
+use cubelab::model::notation::parse_moves;
+use cubelab::packing::nibble;
 use cubelab::search::descent::MoveSpace;
 use cubelab::search::pocket::PocketSolver;
-use cubelab::table::nibble;
+use cubelab::space::pocket;
 use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
@@ -22,8 +22,9 @@ fn data_dir() -> &'static PathBuf {
     &DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         for metric in Metric::BOTH {
-            let id = cubelab::table::TableId::new(cubelab::table::TableKind::Pocket, metric);
-            pdb::build(id, dir.path(), &ProgressBar::hidden()).unwrap();
+            let id =
+                cubelab::catalogue::TableId::new(cubelab::catalogue::TableKind::Pocket, metric);
+            cubelab::catalogue::build(id, dir.path(), &ProgressBar::hidden()).unwrap();
         }
         let path = dir.path().to_path_buf();
         (dir, path)
@@ -41,12 +42,10 @@ fn solver(metric: Metric) -> PocketSolver {
 fn the_tables_are_exact_state_by_state() {
     for metric in Metric::BOTH {
         let solver = solver(metric);
-        let table = cubelab::table::Table::open(
-            data_dir(),
-            cubelab::table::TableId::new(cubelab::table::TableKind::Pocket, metric),
-            cubelab::table::Verify::Always,
-        )
-        .unwrap();
+        let table =
+            (cubelab::catalogue::TableId::new(cubelab::catalogue::TableKind::Pocket, metric))
+                .open(data_dir(), cubelab::table::Verify::Always)
+                .unwrap();
         let space = pocket::PocketSpace::new(metric);
         let packed = table.payload();
         let goal = pocket::rank(&Cube2::SOLVED);

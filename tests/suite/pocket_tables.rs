@@ -4,10 +4,10 @@
 use crate::common;
 
 use cubelab::bfs::breadth_first;
-use cubelab::cube::{Cube2, Metric};
-use cubelab::pdb::pocket::{PocketSpace, STATES, rank};
+use cubelab::model::cube::{Cube2, Metric};
+use cubelab::packing::{Encoding, entry, nibble};
 use cubelab::search::descent::{descend, exact_distance};
-use cubelab::table::{Encoding, entry, nibble};
+use cubelab::space::pocket::{PocketSpace, STATES, rank};
 use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;

@@ -1,9 +1,9 @@
 //! `cubelab serve` over loopback: every route, the limits, and bad requests answered with 4xx
 //! while the server keeps answering.
 
-use cubelab::serve::load::{self, Call, Connection, Plan};
-use cubelab::serve::{Limits, Server};
-use cubelab::table::TableKind;
+use cubelab::catalogue::TableKind;
+use cubelab::frontend::serve::load::{self, Call, Connection, Plan};
+use cubelab::frontend::serve::{Limits, Server};
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -48,7 +48,7 @@ fn start(limits: Limits) -> Running {
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();
     let addr = listener.local_addr().unwrap();
-    runtime.spawn(cubelab::serve::serve(listener, server));
+    runtime.spawn(cubelab::frontend::serve::serve(listener, server));
     Running {
         addr,
         _runtime: runtime,
@@ -96,13 +96,18 @@ fn the_api_solves_validates_draws_and_lists() {
         .map(|s| s.as_str().unwrap())
         .collect();
     assert_eq!(states.len(), 6);
-    let start =
-        cubelab::position::parse_position(scramble, None, cubelab::position::Form::Auto).unwrap();
-    let cubelab::position::Position::Cube(cube) = start else {
+    let start = cubelab::model::position::parse_position(
+        scramble,
+        None,
+        cubelab::model::position::Form::Auto,
+    )
+    .unwrap();
+    let cubelab::model::position::Position::Cube(cube) = start else {
         panic!()
     };
     assert_eq!(states[0], cube.to_facelets());
-    let solution = cubelab::notation::parse_moves(answer["solution"].as_str().unwrap()).unwrap();
+    let solution =
+        cubelab::model::notation::parse_moves(answer["solution"].as_str().unwrap()).unwrap();
     assert_eq!(states[5], cube.apply_all(&solution).to_facelets());
     assert!(cube.apply_all(&solution).is_solved());
     // A batch keeps its order and answers an invalid position in place.
@@ -135,7 +140,7 @@ fn the_api_solves_validates_draws_and_lists() {
     assert_eq!(valid["valid"], true);
     assert_eq!(
         valid["stickers"].as_str().unwrap(),
-        cubelab::cube::Cube3::SOLVED.to_facelets()
+        cubelab::model::cube::Cube3::SOLVED.to_facelets()
     );
     let (_, invalid) = post(&server, "/validate", json!({"position": "U".repeat(24)}));
     assert_eq!(invalid["valid"], false);

@@ -1,9 +1,9 @@
 //! The table file format: every kind of damage is a clear error naming the rebuild command.
 
-use cubelab::cube::Metric;
-use cubelab::table::{
-    self, Encoding, PAYLOAD_OFFSET, Table, TableError, TableId, TableKind, Verify, write_table,
-};
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::model::cube::Metric;
+use cubelab::packing::Encoding;
+use cubelab::table::{self, PAYLOAD_OFFSET, Table, TableError, Verify};
 use std::fs;
 use std::path::Path;
 
@@ -12,24 +12,17 @@ const ID: TableId = TableId::new(TableKind::Pocket, Metric::Htm);
 /// A small valid table file (the format does not care that it is not a real 2x2 table until the
 /// sizes are checked, so use the real entry count with made-up contents).
 fn write_sample(dir: &Path) -> Vec<u8> {
-    let entries = cubelab::pdb::entries(TableKind::Pocket);
+    let entries = cubelab::catalogue::entries(TableKind::Pocket);
     let payload: Vec<u8> = (0..Encoding::Nibble.payload_bytes(entries))
         .map(|i| (i % 251) as u8)
         .collect();
-    write_table(
-        &ID.path(dir),
-        ID,
-        Encoding::Nibble,
-        entries,
-        vec![1, 2, entries - 3],
-        &payload,
-    )
-    .unwrap();
+    ID.write(dir, Encoding::Nibble, vec![1, 2, entries - 3], &payload)
+        .unwrap();
     payload
 }
 
 fn open(dir: &Path) -> Result<Table, TableError> {
-    Table::open(dir, ID, Verify::Always)
+    ID.open(dir, Verify::Always)
 }
 
 fn assert_names_rebuild(err: &TableError, dir: &Path) {
@@ -44,7 +37,7 @@ fn a_written_table_loads_with_its_header_and_payload() {
     let table = open(dir.path()).unwrap();
     assert_eq!(
         table.header().histogram,
-        [1, 2, cubelab::pdb::entries(TableKind::Pocket) - 3]
+        [1, 2, cubelab::catalogue::entries(TableKind::Pocket) - 3]
     );
     assert_eq!(table.payload(), &payload[..]);
     assert_eq!(table.file_bytes(), (PAYLOAD_OFFSET + payload.len()) as u64);
@@ -147,7 +140,7 @@ fn version_1_files_are_still_read() {
     patch(dir.path(), 8, &1u32.to_le_bytes());
     patch(dir.path(), 12, &(header_len - 1).to_le_bytes());
     let table = open(dir.path()).expect("a version 1 file opens");
-    assert_eq!(table.header().group, None);
+    assert_eq!(table.header().parameters, None);
 }
 
 #[test]
@@ -157,7 +150,7 @@ fn wrong_kind() {
     // A QTM table renamed into the HTM table's place.
     let qtm = TableId::new(TableKind::Pocket, Metric::Qtm);
     fs::rename(ID.path(dir.path()), qtm.path(dir.path())).unwrap();
-    let err = Table::open(dir.path(), qtm, Verify::Always).err().unwrap();
+    let err = qtm.open(dir.path(), Verify::Always).err().unwrap();
     assert!(
         matches!(&err, TableError::WrongKind { expected, found, .. } if expected == "2x2-qtm" && found == "2x2-htm")
     );
@@ -179,7 +172,7 @@ fn checksum_mismatch_is_caught_even_after_a_clean_load() {
     let dir = tempfile::tempdir().unwrap();
     write_sample(dir.path());
     // A first load on this machine verifies and records it.
-    assert!(Table::open(dir.path(), ID, Verify::IfNew).is_ok());
+    assert!(ID.open(dir.path(), Verify::IfNew).is_ok());
     let offset = PAYLOAD_OFFSET + 1234;
     let path = ID.path(dir.path());
     let original = fs::read(&path).unwrap()[offset];
@@ -189,7 +182,7 @@ fn checksum_mismatch_is_caught_even_after_a_clean_load() {
     assert_names_rebuild(&err, dir.path());
     // The file changed since it was verified, so a load that only checks new files checks it.
     assert!(matches!(
-        Table::open(dir.path(), ID, Verify::IfNew),
+        ID.open(dir.path(), Verify::IfNew),
         Err(TableError::ChecksumMismatch { .. })
     ));
 }

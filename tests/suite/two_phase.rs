@@ -5,13 +5,14 @@ use crate::common;
 use std::path::Path;
 
 use common::{NearSolved, random_scrambles};
-use cubelab::cube::{Cube3, Metric};
-use cubelab::pdb::twophase::{
+use cubelab::catalogue::scan::checked_histogram;
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::model::cube::{Cube3, Metric};
+use cubelab::search::twophase::{TwoPhaseLimits, TwoPhaseSolver, TwoPhaseStatus};
+use cubelab::space::twophase::{
     SymProduct, corner_permutation, layer_edges, phase2_moves, slice_order,
 };
-use cubelab::report::scan::checked_histogram;
-use cubelab::search::twophase::{TwoPhaseLimits, TwoPhaseSolver, TwoPhaseStatus};
-use cubelab::table::{Table, TableId, TableKind, Verify};
+use cubelab::table::Verify;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::sync::OnceLock;
@@ -31,8 +32,9 @@ fn solver() -> &'static TwoPhaseSolver {
 #[test]
 fn tables_match_their_histograms_and_the_published_counts() {
     for kind in TableKind::TWO_PHASE {
-        let table =
-            Table::open(data_dir(), TableId::new(kind, Metric::Htm), Verify::Always).unwrap();
+        let table = TableId::new(kind, Metric::Htm)
+            .open(data_dir(), Verify::Always)
+            .unwrap();
         let checked = checked_histogram(&table);
         assert!(
             checked.problems.is_empty(),
@@ -41,12 +43,9 @@ fn tables_match_their_histograms_and_the_published_counts() {
         );
         assert_eq!(checked.published, kind == TableKind::Phase1Sym, "{kind:?}");
     }
-    let table = Table::open(
-        data_dir(),
-        TableId::new(TableKind::Phase1Sym, Metric::Htm),
-        Verify::IfNew,
-    )
-    .unwrap();
+    let table = TableId::new(TableKind::Phase1Sym, Metric::Htm)
+        .open(data_dir(), Verify::IfNew)
+        .unwrap();
     let positions = SymProduct::phase1().positions_by_depth(|i| table.nibble(i));
     assert_eq!(positions, common::reference_histogram("phase1_htm.csv"));
 }
@@ -56,12 +55,9 @@ fn tables_match_their_histograms_and_the_published_counts() {
 /// along random walks (neighbours differ by at most one; something leads one closer).
 #[test]
 fn phase2_entries_are_distances_within_h() {
-    let table = Table::open(
-        data_dir(),
-        TableId::new(TableKind::Phase2, Metric::Htm),
-        Verify::IfNew,
-    )
-    .unwrap();
+    let table = TableId::new(TableKind::Phase2, Metric::Htm)
+        .open(data_dir(), Verify::IfNew)
+        .unwrap();
     let index = SymProduct::phase2();
     let entry = |c: &Cube3| table.entry(index.index(corner_permutation(c), layer_edges(c)));
     let moves = phase2_moves();

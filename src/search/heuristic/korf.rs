@@ -2,11 +2,12 @@
 //! set and, through `x2`, for the set of the other edges, so that every piece is seen.
 
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
-use crate::cube::{Cube3, Face, Metric, Move, Rotation};
-use crate::pdb::corners::{self, CornerSpace};
-use crate::pdb::edges::{ConjugateRanker, EDGES6, EDGES7, EdgeSet, EdgeSpace};
+use crate::catalogue::{TableId, TableKind};
+use crate::model::cube::{Cube3, Face, Metric, Move, Rotation};
 use crate::space::MoveSpace;
-use crate::table::{Table, TableError, TableId, TableKind};
+use crate::space::corners::{self, CornerSpace};
+use crate::space::edges::{ConjugateRanker, EDGES6, EDGES7, EdgeSet, EdgeSpace};
+use crate::table::{Table, TableError};
 use std::path::Path;
 
 /// Edge lookups: the set itself and its mirror image.

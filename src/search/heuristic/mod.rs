@@ -22,8 +22,9 @@ pub use korf::KorfHeuristic;
 pub use phase1::Phase1Heuristic;
 pub use ud::UdHeuristic;
 
-use crate::cube::{Cube3, Metric, Move, Rotation};
-use crate::table::{Table, TableError, TableId, TableKind, Verify};
+use crate::catalogue::{TableId, TableKind};
+use crate::model::cube::{Cube3, Metric, Move, Rotation};
+use crate::table::{Table, TableError, Verify};
 use std::path::Path;
 
 /// A lower bound on the distance to solved, as the search uses it.
@@ -208,7 +209,7 @@ pub(crate) fn missing_tables(
         dir: dir.to_path_buf(),
         tables: missing
             .iter()
-            .map(|&id| crate::pdb::build_summary(id, cores))
+            .map(|&id| crate::catalogue::build_summary(id, cores))
             .collect(),
         rebuild: format!(
             "gen-tables --data-dir {} --metric {} {}",
@@ -262,7 +263,7 @@ fn cheaper_alternative(
     weaker.any(|&k| k == smallest).then(|| {
         format!(
             "or, for a slower search, build {} with `gen-tables --data-dir {} --metric {} {}` and solve with --tables {}",
-            crate::pdb::build_summary(TableId::new(smallest, metric), cores),
+            crate::catalogue::build_summary(TableId::new(smallest, metric), cores),
             dir.display(),
             metric.name(),
             smallest.name(),
@@ -273,7 +274,7 @@ fn cheaper_alternative(
 
 /// Maps a table for a search: checked, and kept resident (see [`Table::keep_resident`]).
 pub(crate) fn open_table(dir: &Path, id: TableId) -> Result<Table, TableError> {
-    let table = Table::open(dir, id, Verify::IfNew)?;
+    let table = id.open(dir, Verify::IfNew)?;
     table.keep_resident();
     Ok(table)
 }
@@ -332,7 +333,7 @@ impl Entries {
     /// The 4-bit entry `index`.
     #[inline(always)]
     pub(crate) fn nibble(&self, index: u64) -> u8 {
-        crate::table::nibble(self.bytes(), index)
+        crate::packing::nibble(self.bytes(), index)
     }
 
     /// The byte entry `index`.

@@ -3,11 +3,12 @@
 //! Kociemba's phase-1 coordinate).
 
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
-use crate::cube::{Cube3, Face, Metric, Move, Rotation};
-use crate::pdb::corners::{self, CornerSpace};
-use crate::pdb::phase1::{Phase1Coord, Phase1Space};
+use crate::catalogue::{TableId, TableKind};
+use crate::model::cube::{Cube3, Face, Metric, Move, Rotation};
 use crate::space::MoveSpace;
-use crate::table::{Table, TableError, TableId, TableKind};
+use crate::space::corners::{self, CornerSpace};
+use crate::space::phase1::{Phase1Coord, Phase1Space};
+use crate::table::{Table, TableError};
 use std::path::Path;
 
 /// Phase-1 lookups: one per axis.

@@ -1,4 +1,4 @@
-//! A table of the `ud` family (cosets of a subgroup holding U and D, see [`crate::pdb::ud`])
+//! A table of the `ud` family (cosets of a subgroup holding U and D, see [`crate::space::ud`])
 //! read along the three axes, for the position and for its inverse (Tomas Rokicki's nxopt).
 //!
 //! The table alone serves: along the three axes the corner parts together place and twist
@@ -10,10 +10,11 @@
 //!   cannot be a turn of that axis's faces (see [`super::Phase1Heuristic`]'s dual lookup).
 
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
-use crate::cube::{Cube3, Face, Metric, Move, Rotation};
-use crate::pdb::ud::{UdCoord, UdSpace};
-use crate::table::based::{Based, base_of};
-use crate::table::{Table, TableError, TableId, TableKind};
+use crate::catalogue::{TableId, TableKind};
+use crate::model::cube::{Cube3, Face, Metric, Move, Rotation};
+use crate::packing::based::{Based, base_of};
+use crate::space::ud::{UdCoord, UdSpace};
+use crate::table::{Table, TableError};
 use std::path::Path;
 
 const AXES: usize = 3;

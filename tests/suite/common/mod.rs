@@ -24,7 +24,7 @@ pub fn reference_histogram(name: &str) -> Vec<u64> {
     histogram
 }
 
-use cubelab::cube::{Cube3, Face, Metric, Move};
+use cubelab::model::cube::{Cube3, Face, Metric, Move};
 use std::collections::HashMap;
 
 /// True distances of positions near the solved cube, by meeting in the middle, independent of
@@ -93,17 +93,19 @@ impl NearSolved {
 /// for it and then read by every test that only reads tables, so the two-phase tables (25 s)
 /// or the corner table are built once, not once per test file. Tests that damage, rebuild or
 /// remove tables use a [`BuiltTables`] or a directory of their own.
-pub fn shared_tables(tables: &[(cubelab::table::TableKind, Metric)]) -> &'static std::path::Path {
+pub fn shared_tables(
+    tables: &[(cubelab::catalogue::TableKind, Metric)],
+) -> &'static std::path::Path {
     use std::sync::{Mutex, OnceLock};
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    static BUILT: Mutex<Vec<cubelab::table::TableId>> = Mutex::new(Vec::new());
+    static BUILT: Mutex<Vec<cubelab::catalogue::TableId>> = Mutex::new(Vec::new());
     let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
     // Held while building: a second test asking for the same table waits for it.
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     for &(kind, metric) in tables {
-        let id = cubelab::table::TableId::new(kind, metric);
+        let id = cubelab::catalogue::TableId::new(kind, metric);
         if !built.contains(&id) {
-            cubelab::pdb::build(id, dir.path(), &indicatif::ProgressBar::hidden()).unwrap();
+            cubelab::catalogue::build(id, dir.path(), &indicatif::ProgressBar::hidden()).unwrap();
             built.push(id);
         }
     }
@@ -111,7 +113,10 @@ pub fn shared_tables(tables: &[(cubelab::table::TableKind, Metric)]) -> &'static
 }
 
 /// The tables of `kinds` in `metrics`, in the suite's shared directory.
-pub fn shared(kinds: &[cubelab::table::TableKind], metrics: &[Metric]) -> &'static std::path::Path {
+pub fn shared(
+    kinds: &[cubelab::catalogue::TableKind],
+    metrics: &[Metric],
+) -> &'static std::path::Path {
     let tables: Vec<_> = kinds
         .iter()
         .flat_map(|&k| metrics.iter().map(move |&m| (k, m)))
@@ -127,12 +132,13 @@ pub struct BuiltTables {
 
 impl BuiltTables {
     /// The tables of `kinds` in `metrics` only.
-    pub fn build_in(kinds: &[cubelab::table::TableKind], metrics: &[Metric]) -> BuiltTables {
+    pub fn build_in(kinds: &[cubelab::catalogue::TableKind], metrics: &[Metric]) -> BuiltTables {
         let dir = tempfile::tempdir().unwrap();
         for &kind in kinds {
             for &metric in metrics {
-                let id = cubelab::table::TableId::new(kind, metric);
-                cubelab::pdb::build(id, dir.path(), &indicatif::ProgressBar::hidden()).unwrap();
+                let id = cubelab::catalogue::TableId::new(kind, metric);
+                cubelab::catalogue::build(id, dir.path(), &indicatif::ProgressBar::hidden())
+                    .unwrap();
             }
         }
         let path = dir.path().to_path_buf();
@@ -219,7 +225,8 @@ pub fn check_lengths_against_independent_search(
 /// Positions of known optimal length, among them positions of the U-D subgroup and of the
 /// phase-1 subgroup, which the coordinates of some lookups alone would call solved.
 pub fn check_known_positions(htm: &Solver, qtm: &Solver) {
-    let cube = |text: &str| Cube3::from_moves(&cubelab::notation::parse_moves(text).unwrap());
+    let cube =
+        |text: &str| Cube3::from_moves(&cubelab::model::notation::parse_moves(text).unwrap());
     assert_eq!(optimal_length(htm, &cube("U D'"), true), 2);
     assert_eq!(optimal_length(htm, &cube("U R2 U'"), true), 3);
     assert_eq!(optimal_length(htm, &cube("R2 U2 R2 U2 R2 U2"), true), 6);
@@ -275,7 +282,7 @@ pub fn symmetric_positions(count: usize, seed: u64) -> Vec<Cube3> {
             let words: Vec<&str> = (0..rng.random_range(2..=4))
                 .map(|_| family[rng.random_range(0..3)])
                 .collect();
-            Cube3::from_moves(&cubelab::notation::parse_moves(&words.join(" ")).unwrap())
+            Cube3::from_moves(&cubelab::model::notation::parse_moves(&words.join(" ")).unwrap())
         })
         .collect()
 }
@@ -283,7 +290,7 @@ pub fn symmetric_positions(count: usize, seed: u64) -> Vec<Cube3> {
 /// The position's symmetries, found by conjugating it, independently of the search's own.
 pub fn symmetries_of(cube: &Cube3) -> Vec<u8> {
     (0..48u8)
-        .filter(|&s| cubelab::cube::Symmetry::nth(s).conjugate(cube) == *cube)
+        .filter(|&s| cubelab::model::cube::Symmetry::nth(s).conjugate(cube) == *cube)
         .collect()
 }
 
@@ -292,7 +299,7 @@ pub fn symmetries_of(cube: &Cube3) -> Vec<u8> {
 pub fn mapped(s: u8, moves: &[Move]) -> Vec<Move> {
     let mut image: Vec<Move> = moves
         .iter()
-        .map(|&m| cubelab::cube::Symmetry::map_move_of(s, m))
+        .map(|&m| cubelab::model::cube::Symmetry::map_move_of(s, m))
         .collect();
     // Bubble each turn back past the turns of the opposite face before it.
     for i in 1..image.len() {

@@ -1,0 +1,296 @@
+//! Which tables exist: a kind (the coordinate) and a metric make a table, named on the command
+//! line and in file names, and coded in file headers.
+
+use crate::model::cube::Metric;
+use crate::packing::Encoding;
+use crate::space::ud::{EdgeFlips as F, EdgePlaces as P, Shape};
+use crate::table::{SpaceCode, Table, TableError, TableHeader, Verify, import_zst, zst_path};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// What a table indexes. The coordinate a kind uses is fixed by its module in [`crate::space`].
+///
+/// A header stores a kind by its place in this list ([`TableKind::code`]): new kinds go at the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+pub enum TableKind {
+    /// The whole 2x2x2 with the DBL corner fixed: 7! x 3^6 states.
+    #[value(name = "2x2")]
+    Pocket,
+    /// All 8 corners of the 3x3x3: 8! x 3^7 states.
+    Corners,
+    /// 6 of the 12 edges of the 3x3x3: 12!/6! x 2^6 states.
+    Edges6,
+    /// 7 of the 12 edges of the 3x3x3: 12!/5! x 2^7 states.
+    Edges7,
+    /// Kociemba's phase-1 coordinate of the 3x3x3 (corner twist, edge flip, E-slice edge
+    /// places): 3^7 x 2^11 x 495 states.
+    Phase1,
+    /// Cosets of a subgroup holding U and D (see `pdb::ud`): corner classes x E-slice places x
+    /// E-slice flips: 78,645,600 entries (vcube's coordinate 104).
+    #[value(name = "ud-f4")]
+    UdF4,
+    /// ... x the flips of the other eight edges: 1,258,329,600 entries (vcube 108).
+    #[value(name = "ud-f8")]
+    UdF8,
+    /// ... x the order of the E-slice edges x their flips: 1,887,494,400 entries (vcube 204).
+    #[value(name = "ud-order-f4")]
+    UdOrderF4,
+    /// ... x which slots hold U-layer edges x the E-slice flips: 5,505,192,000 entries (vcube 304).
+    #[value(name = "ud-layers-f4")]
+    UdLayersF4,
+    /// ... x all edge flips: 10,066,636,800 entries (vcube 112).
+    #[value(name = "ud-f12")]
+    UdF12,
+    /// ... x the order of the E-slice edges x the flips of the other eight:
+    /// 30,199,910,400 entries (vcube 208).
+    #[value(name = "ud-order-f8")]
+    UdOrderF8,
+    /// A subgroup's distances, over the product of its corner and edge images (see
+    /// [`crate::catalogue::group`]); the header's `group` says which. Built by `gen-tables --generators`.
+    #[value(skip)]
+    Group,
+    /// Kociemba's phase-1 coordinate reduced by the 16 U-D symmetries (flip-and-slice classes
+    /// x twist): 140,908,410 entries, the two-phase solver's first table (see `pdb::twophase`).
+    /// Declared after `Group`, as headers store a kind by its place in this list.
+    #[value(name = "phase1-sym")]
+    Phase1Sym,
+    /// Within <U, D, R2, L2, F2, B2>: corner permutation classes x the U- and D-layer edges'
+    /// permutation: 111,605,760 entries, the two-phase solver's phase-2 table.
+    Phase2,
+    /// Within <U, D, R2, L2, F2, B2>: corner permutation x E-slice edge order: 967,680
+    /// entries, beside `phase2`.
+    #[value(name = "phase2-slice")]
+    Phase2Slice,
+}
+
+impl TableKind {
+    pub const ALL: [TableKind; 14] = [
+        TableKind::Pocket,
+        TableKind::Corners,
+        TableKind::Edges6,
+        TableKind::Edges7,
+        TableKind::Phase1,
+        TableKind::UdF4,
+        TableKind::UdF8,
+        TableKind::UdOrderF4,
+        TableKind::UdLayersF4,
+        TableKind::UdF12,
+        TableKind::UdOrderF8,
+        TableKind::Phase1Sym,
+        TableKind::Phase2,
+        TableKind::Phase2Slice,
+    ];
+
+    /// The tables `gen-tables` builds when none are named: those the solvers read by default.
+    pub const DEFAULT: [TableKind; 6] = [
+        TableKind::Pocket,
+        TableKind::Corners,
+        TableKind::Phase1Sym,
+        TableKind::Phase2,
+        TableKind::Phase2Slice,
+        TableKind::UdLayersF4,
+    ];
+
+    /// The two-phase solver's tables.
+    pub const TWO_PHASE: [TableKind; 3] = [
+        TableKind::Phase1Sym,
+        TableKind::Phase2,
+        TableKind::Phase2Slice,
+    ];
+
+    /// Whether the kind has a table in `metric`. The phase-2 tables count in H's own moves,
+    /// the half-turn metric's (see `pdb::twophase`).
+    pub const fn has_metric(self, metric: Metric) -> bool {
+        !matches!(
+            (self, metric),
+            (TableKind::Phase2 | TableKind::Phase2Slice, Metric::Qtm)
+        )
+    }
+
+    /// The name used on the command line and in file names.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TableKind::Pocket => "2x2",
+            TableKind::Corners => "corners",
+            TableKind::Edges6 => "edges6",
+            TableKind::Edges7 => "edges7",
+            TableKind::Phase1 => "phase1",
+            TableKind::UdF4 => "ud-f4",
+            TableKind::UdF8 => "ud-f8",
+            TableKind::UdOrderF4 => "ud-order-f4",
+            TableKind::UdLayersF4 => "ud-layers-f4",
+            TableKind::UdF12 => "ud-f12",
+            TableKind::UdOrderF8 => "ud-order-f8",
+            TableKind::Group => "group",
+            TableKind::Phase1Sym => "phase1-sym",
+            TableKind::Phase2 => "phase2",
+            TableKind::Phase2Slice => "phase2-slice",
+        }
+    }
+
+    /// The coset shape of a `ud-*` table.
+    pub const fn ud_shape(self) -> Option<Shape> {
+        let (places, flips) = match self {
+            TableKind::UdF4 => (P::Slice, F::Slice),
+            TableKind::UdF8 => (P::Slice, F::Layers),
+            TableKind::UdOrderF4 => (P::SliceOrder, F::Slice),
+            TableKind::UdLayersF4 => (P::Layers, F::Slice),
+            TableKind::UdF12 => (P::Slice, F::All),
+            TableKind::UdOrderF8 => (P::SliceOrder, F::Layers),
+            _ => return None,
+        };
+        Some(Shape { places, flips })
+    }
+
+    pub fn from_name(name: &str) -> Option<TableKind> {
+        TableKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The kind's code in a table header: its place in the declaration.
+    pub const fn code(self) -> u32 {
+        self as u32
+    }
+
+    /// The kind a header's code names, if this build knows it.
+    pub fn from_code(code: u32) -> Option<TableKind> {
+        TableKind::ALL
+            .into_iter()
+            .chain([TableKind::Group])
+            .find(|k| k.code() == code)
+    }
+}
+
+/// A table's identity: its kind, metric and encoding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TableId {
+    pub kind: TableKind,
+    pub metric: Metric,
+    pub encoding: Encoding,
+}
+
+impl TableId {
+    /// A table in its kind's own encoding: based for the `ud` coset tables, bytes for
+    /// `phase2`, exact 4-bit distances for the others.
+    pub const fn new(kind: TableKind, metric: Metric) -> TableId {
+        let encoding = if kind.ud_shape().is_some() {
+            Encoding::Based
+        } else if matches!(kind, TableKind::Phase2) {
+            // Its distances reach 18, beyond what four bits hold.
+            Encoding::Byte
+        } else {
+            Encoding::Nibble
+        };
+        TableId {
+            kind,
+            metric,
+            encoding,
+        }
+    }
+
+    pub const fn with_encoding(self, encoding: Encoding) -> TableId {
+        TableId { encoding, ..self }
+    }
+
+    /// For example `2x2-htm`, or `edges7-htm-mod3` for a 2-bit table.
+    pub fn name(&self) -> String {
+        match self.encoding {
+            Encoding::Nibble | Encoding::Based | Encoding::Byte => {
+                format!("{}-{}", self.kind.name(), self.metric.name())
+            }
+            Encoding::Mod3 => format!("{}-{}-mod3", self.kind.name(), self.metric.name()),
+        }
+    }
+
+    pub fn path(&self, dir: &Path) -> PathBuf {
+        dir.join(format!("{}.tbl", self.name()))
+    }
+
+    /// The header's description of this table's space.
+    pub const fn space_code(&self) -> SpaceCode {
+        SpaceCode {
+            family: self.kind.code(),
+            metric: metric_code(self.metric),
+        }
+    }
+
+    /// The table a header describes, if this build knows its kind and metric.
+    pub fn of_header(header: &TableHeader) -> Option<TableId> {
+        let kind = TableKind::from_code(header.space.family)?;
+        let metric = metric_of_code(header.space.metric)?;
+        Some(TableId::new(kind, metric).with_encoding(header.encoding))
+    }
+
+    /// The name of the table a header describes, or what its codes are where this build does
+    /// not know them.
+    pub fn name_of_header(header: &TableHeader) -> String {
+        TableId::of_header(header).map_or_else(
+            || {
+                format!(
+                    "an unknown kind (codes {} and {})",
+                    header.space.family, header.space.metric
+                )
+            },
+            |id| id.name(),
+        )
+    }
+
+    /// Opens this table in `dir`, decompressing `<name>.tbl.zst` first if only that exists, and
+    /// refuses a file that holds another table.
+    pub fn open(&self, dir: &Path, verify: Verify) -> Result<Table, TableError> {
+        let path = self.path(dir);
+        let rebuild = self.rebuild_command(dir);
+        if !path.exists() {
+            let zst = zst_path(&path);
+            if !zst.exists() {
+                return Err(TableError::Missing { path, rebuild });
+            }
+            import_zst(&zst, &path, &rebuild)?;
+        }
+        let table = Table::open_file(&path, &rebuild)?;
+        if TableId::of_header(table.header()) != Some(*self) {
+            return Err(TableError::WrongKind {
+                path,
+                expected: self.name(),
+                found: TableId::name_of_header(table.header()),
+                rebuild,
+            });
+        }
+        table.verify(verify, &rebuild)?;
+        Ok(table)
+    }
+
+    /// Whether `dir` holds this table, as a file or as its compressed copy (which
+    /// [`Table::open`] unpacks); whether it is valid is for opening it to say.
+    pub fn is_present(&self, dir: &Path) -> bool {
+        let path = self.path(dir);
+        path.exists() || zst_path(&path).exists()
+    }
+
+    /// The command that (re)builds this table into `dir`, for error messages. It needs no
+    /// `--force`: gen-tables rebuilds a table it finds damaged.
+    pub fn rebuild_command(&self, dir: &Path) -> String {
+        let encoding = match self.encoding {
+            Encoding::Nibble | Encoding::Based | Encoding::Byte => "",
+            Encoding::Mod3 => " --encoding mod3",
+        };
+        format!(
+            "gen-tables --data-dir {} --metric {}{encoding} {}",
+            dir.display(),
+            self.metric.name(),
+            self.kind.name()
+        )
+    }
+}
+
+/// A metric's code in a table header.
+pub const fn metric_code(metric: Metric) -> u32 {
+    match metric {
+        Metric::Htm => 0,
+        Metric::Qtm => 1,
+    }
+}
+
+/// The metric a header's code names.
+pub fn metric_of_code(code: u32) -> Option<Metric> {
+    Metric::BOTH.into_iter().find(|&m| metric_code(m) == code)
+}

@@ -1,0 +1,404 @@
+//! Charts of distance distributions, drawn with plotters into PNG or SVG files.
+//!
+//! Text uses DejaVu Sans, compiled into the binary, so charts render the same on a machine with
+//! no fonts installed.
+
+use plotters::coord::Shift;
+use plotters::coord::types::RangedCoordf64;
+use plotters::prelude::*;
+use std::path::Path;
+use std::sync::Once;
+
+/// Output format of a chart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ChartFormat {
+    Png,
+    Svg,
+}
+
+impl ChartFormat {
+    pub fn extension(self) -> &'static str {
+        match self {
+            ChartFormat::Png => "png",
+            ChartFormat::Svg => "svg",
+        }
+    }
+}
+
+/// Pixel size of every chart.
+pub const CHART_SIZE: (u32, u32) = (960, 540);
+
+/// One bar series of a distribution chart: a name for the legend and counts at depths 0, 1, ...
+pub struct Series {
+    pub name: String,
+    pub histogram: Vec<u64>,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("cannot draw {path}: {message}")]
+pub struct ChartError {
+    pub(crate) path: String,
+    pub(crate) message: String,
+}
+
+const FONT: &[u8] = include_bytes!("../../../assets/fonts/DejaVuSans.ttf");
+/// Eight distinguishable colours (the "tab10" palette's first eight).
+const COLOURS: [RGBColor; 8] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(127, 127, 127),
+];
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        // The font is ours and valid; a failure would only lose the text, which tests catch.
+        let _ = plotters::style::register_font("sans-serif", FontStyle::Normal, FONT);
+    });
+}
+
+/// A chart's title and axis descriptions (units included).
+pub struct Labels<'a> {
+    pub title: &'a str,
+    pub x: &'a str,
+    pub y: &'a str,
+}
+
+/// Draws a distance distribution: the series as grouped bars, one group per depth, into `path`.
+/// With `log`, bar heights are log10 of the counts (axis labels show powers of ten).
+pub fn distribution_chart(
+    path: &Path,
+    format: ChartFormat,
+    title: &str,
+    series: &[Series],
+    log: bool,
+) -> Result<(), ChartError> {
+    let y = if log {
+        "positions (log scale)"
+    } else {
+        "positions"
+    };
+    let labels = Labels {
+        title,
+        x: "distance from solved (moves)",
+        y,
+    };
+    bar_chart(path, format, &labels, series, log)
+}
+
+/// Grouped bars, one group per x value `0, 1, ...`.
+pub fn bar_chart(
+    path: &Path,
+    format: ChartFormat,
+    labels: &Labels,
+    series: &[Series],
+    log: bool,
+) -> Result<(), ChartError> {
+    register_font();
+    let error = |message: String| ChartError {
+        path: path.display().to_string(),
+        message,
+    };
+    let result = match format {
+        ChartFormat::Png => {
+            let root = BitMapBackend::new(path, CHART_SIZE).into_drawing_area();
+            draw_bars(root, labels, series, log)
+        }
+        ChartFormat::Svg => {
+            let root = SVGBackend::new(path, CHART_SIZE).into_drawing_area();
+            draw_bars(root, labels, series, log)
+        }
+    };
+    result.map_err(error)
+}
+
+fn draw_bars<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    labels: &Labels,
+    series: &[Series],
+    log: bool,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let depths = series
+        .iter()
+        .map(|s| s.histogram.len())
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let height = |count: u64| {
+        if log {
+            (count as f64).log10()
+        } else {
+            count as f64
+        }
+    };
+    let top = series
+        .iter()
+        .flat_map(|s| s.histogram.iter().map(|&c| height(c)))
+        .fold(1.0f64, f64::max);
+    let y_top = if log { top.ceil() + 0.5 } else { top * 1.08 };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(labels.title, ("sans-serif", 26))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(95)
+        .build_cartesian_2d(-0.5f64..depths as f64 - 0.5, 0f64..y_top)
+        .map_err(err)?;
+    let y_format = |v: &f64| {
+        if log {
+            format!("10^{v:.0}")
+        } else if top >= 1e6 {
+            // Ticks fall on fractions of a million: keep one decimal, drop a trailing ".0".
+            let millions = format!("{:.1}", v / 1e6);
+            format!("{}M", millions.trim_end_matches(".0"))
+        } else if v.fract().abs() > 1e-9 {
+            // Counts are whole: a tick between two of them gets no label.
+            String::new()
+        } else {
+            format!("{v:.0}")
+        }
+    };
+    chart
+        .configure_mesh()
+        .x_desc(labels.x)
+        .y_desc(labels.y)
+        .x_labels(depths)
+        .y_labels(if log { y_top as usize + 1 } else { 8 })
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&y_format)
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 18))
+        .draw()
+        .map_err(err)?;
+    let group = 0.8;
+    let width = group / series.len().max(1) as f64;
+    for (i, s) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let left = |d: usize| d as f64 - group / 2.0 + i as f64 * width;
+        let bars = s
+            .histogram
+            .iter()
+            .enumerate()
+            .filter(|&(_, &c)| c > 0)
+            .map(move |(d, &c)| {
+                Rectangle::new(
+                    [(left(d), 0.0), (left(d) + width * 0.95, height(c))],
+                    colour.filled(),
+                )
+            });
+        chart
+            .draw_series(bars)
+            .map_err(err)?
+            .label(s.name.as_str())
+            .legend(swatch(colour));
+    }
+    finish(&mut chart, &root)
+}
+
+/// The legend's mark for a series of `colour`.
+fn swatch(colour: RGBColor) -> impl Fn((i32, i32)) -> Rectangle<(i32, i32)> {
+    move |(x, y)| Rectangle::new([(x, y - 6), (x + 14, y + 6)], colour.filled())
+}
+
+/// Draws the legend box and writes the chart out.
+fn finish<'a, DB: DrawingBackend + 'a>(
+    chart: &mut ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    root: &DrawingArea<DB, Shift>,
+) -> Result<(), String> {
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .label_font(("sans-serif", 16))
+        .background_style(WHITE.mix(0.9))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    root.present().map_err(|e| e.to_string())
+}
+
+/// One set of points of a [`points_chart`]: drawn as dots, or joined as lines.
+pub struct Points {
+    pub name: String,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// Points (or polylines) with a log-scale y axis: y is drawn as log10 and labelled in powers of
+/// ten. Non-positive y values cannot be drawn on that axis and are left out.
+pub fn points_chart(
+    path: &Path,
+    format: ChartFormat,
+    labels: &Labels,
+    sets: &[Points],
+    lines: bool,
+) -> Result<(), ChartError> {
+    register_font();
+    let result = match format {
+        ChartFormat::Png => {
+            let root = BitMapBackend::new(path, CHART_SIZE).into_drawing_area();
+            draw_points(root, labels, sets, lines)
+        }
+        ChartFormat::Svg => {
+            let root = SVGBackend::new(path, CHART_SIZE).into_drawing_area();
+            draw_points(root, labels, sets, lines)
+        }
+    };
+    result.map_err(|message| ChartError {
+        path: path.display().to_string(),
+        message,
+    })
+}
+
+fn draw_points<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    labels: &Labels,
+    sets: &[Points],
+    lines: bool,
+) -> Result<(), String> {
+    let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
+    root.fill(&WHITE).map_err(err)?;
+    let logged: Vec<Vec<(f64, f64)>> = sets
+        .iter()
+        .map(|s| {
+            s.points
+                .iter()
+                .filter(|p| p.1 > 0.0)
+                .map(|&(x, y)| (x, y.log10()))
+                .collect()
+        })
+        .collect();
+    let all = || logged.iter().flatten();
+    let (x_min, x_max) = all().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (lo.min(p.0), hi.max(p.0))
+    });
+    let (y_min, y_max) = all().fold((f64::MAX, f64::MIN), |(lo, hi), p| {
+        (lo.min(p.1), hi.max(p.1))
+    });
+    if x_min > x_max {
+        return Err("no points to draw".into());
+    }
+    let (y_lo, y_hi) = (y_min.floor() - 0.25, y_max.ceil() + 0.25);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(labels.title, ("sans-serif", 26))
+        .margin(16)
+        .x_label_area_size(50)
+        .y_label_area_size(95)
+        .build_cartesian_2d(x_min - 0.5..x_max + 0.5, y_lo..y_hi)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .x_desc(labels.x)
+        .y_desc(labels.y)
+        .x_labels((x_max - x_min) as usize + 2)
+        .y_labels((y_hi - y_lo) as usize + 1)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|v| format!("10^{v:.0}"))
+        .label_style(("sans-serif", 16))
+        .axis_desc_style(("sans-serif", 18))
+        .draw()
+        .map_err(err)?;
+    for (i, (set, points)) in sets.iter().zip(&logged).enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        if lines {
+            chart
+                .draw_series(LineSeries::new(
+                    points.iter().copied(),
+                    colour.stroke_width(2),
+                ))
+                .map_err(err)?;
+        }
+        // Markers always, so that a one-point line still shows.
+        chart
+            .draw_series(points.iter().map(|&p| Circle::new(p, 5, colour.filled())))
+            .map_err(err)?
+            .label(set.name.as_str())
+            .legend(swatch(colour));
+    }
+    finish(&mut chart, &root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Vec<Series> {
+        vec![
+            Series {
+                name: "HTM".into(),
+                histogram: vec![1, 9, 54, 321],
+            },
+            Series {
+                name: "QTM".into(),
+                histogram: vec![1, 6, 27, 120, 534],
+            },
+        ]
+    }
+
+    #[test]
+    fn png_charts_have_the_chart_size_and_content() {
+        let dir = tempfile::tempdir().unwrap();
+        for log in [false, true] {
+            let path = dir.path().join(format!("chart-{log}.png"));
+            distribution_chart(&path, ChartFormat::Png, "Sample", &sample(), log).unwrap();
+            let bytes = std::fs::read(&path).unwrap();
+            assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+            // IHDR: width and height, big-endian, after the chunk length and type.
+            let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+            let height = u32::from_be_bytes(bytes[20..24].try_into().unwrap());
+            assert_eq!((width, height), CHART_SIZE);
+            assert!(
+                bytes.len() > 10_000,
+                "a chart with text and bars, not a blank image"
+            );
+        }
+    }
+
+    #[test]
+    fn svg_charts_have_the_chart_size_and_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chart.svg");
+        distribution_chart(&path, ChartFormat::Svg, "Sample title", &sample(), false).unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert!(svg.contains(&format!("width=\"{}\"", CHART_SIZE.0)));
+        assert!(svg.contains(&format!("height=\"{}\"", CHART_SIZE.1)));
+        for text in ["Sample title", "HTM", "QTM", "distance from solved (moves)"] {
+            assert!(svg.contains(text), "{text}");
+        }
+    }
+
+    #[test]
+    fn points_charts_draw_and_refuse_empty_input() {
+        let dir = tempfile::tempdir().unwrap();
+        let labels = Labels {
+            title: "Nodes",
+            x: "IDA* bound (moves)",
+            y: "nodes (log scale)",
+        };
+        let sets = [Points {
+            name: "a".into(),
+            points: vec![(10.0, 30.0), (11.0, 400.0), (12.0, 0.0)],
+        }];
+        for (format, lines) in [(ChartFormat::Png, true), (ChartFormat::Svg, false)] {
+            let path = dir.path().join(format!("p.{}", format.extension()));
+            points_chart(&path, format, &labels, &sets, lines).unwrap();
+            assert!(std::fs::metadata(&path).unwrap().len() > 1000);
+        }
+        let empty = [Points {
+            name: "none".into(),
+            points: vec![(1.0, 0.0)],
+        }];
+        let path = dir.path().join("empty.png");
+        assert!(points_chart(&path, ChartFormat::Png, &labels, &empty, false).is_err());
+    }
+
+    #[test]
+    fn an_unwritable_path_is_an_error() {
+        let path = Path::new("/nonexistent-directory/chart.png");
+        assert!(distribution_chart(path, ChartFormat::Png, "x", &sample(), false).is_err());
+    }
+}

@@ -1,0 +1,6 @@
+//! Results for people: charts of distributions, pictures of positions, and experiments (files
+//! of solved positions and their summaries).
+
+pub mod chart;
+pub mod experiment;
+pub mod picture;

@@ -1,0 +1,519 @@
+//! `cubelab serve`: an HTTP JSON API over the solvers, and the web cube editor it serves.
+//!
+//! Routes: `POST /solve`, `POST /validate`, `GET /random`, `GET /tables`, and the page at `/`.
+//! Answers are the JSON objects of `solve --json` ([`Outcome::to_json`]) and errors are
+//! `{"error": message}` with the command line's texts, under a 4xx status for a bad request and
+//! 503 when the server is full. The tables are opened once, by the shared [`Solvers`].
+//!
+//! One heavy request must not starve the others or exhaust memory, so every request is bounded:
+//! its body ([`Limits::body_bytes`]), its positions ([`Limits::positions`]), its search time
+//! (all its positions share [`Limits::search`]; a position whose time is up answers `timeout`),
+//! and searches run on at most [`Limits::searches`] threads at once, each on one thread, outside
+//! the threads that accept connections. A request that finds every search thread busy waits
+//! [`Limits::queue`] and is then answered 503, so the wait for an answer is bounded too.
+
+use crate::catalogue;
+use crate::catalogue::TableKind;
+use crate::model::cube::Metric;
+use crate::model::notation::parse_moves;
+use crate::model::position::{Form, Position, Puzzle, parse_position};
+use crate::solving::{JsonShape, Method, Outcome, Request, Solvers};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use clap::ValueEnum;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+
+pub mod load;
+
+/// What one request may ask for.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// The largest request body.
+    pub body_bytes: usize,
+    /// The most positions in one `POST /solve`.
+    pub positions: usize,
+    /// The search time one request may use, all its positions together.
+    pub search: Duration,
+    /// Searches running at once (each on one thread).
+    pub searches: usize,
+    /// How long a request waits for a free search thread before a 503.
+    pub queue: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            body_bytes: 64 * 1024,
+            positions: 100,
+            search: Duration::from_secs(10),
+            searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            queue: Duration::from_secs(10),
+        }
+    }
+}
+
+/// What every handler shares.
+pub struct Server {
+    solvers: Solvers,
+    /// The table optimal 3x3 searches read.
+    tables: TableKind,
+    limits: Limits,
+    /// One permit per search thread.
+    searches: Arc<Semaphore>,
+}
+
+impl Server {
+    pub fn new(data_dir: PathBuf, tables: TableKind, limits: Limits) -> Server {
+        Server {
+            solvers: Solvers::new(&data_dir),
+            tables,
+            searches: Arc::new(Semaphore::new(limits.searches.max(1))),
+            limits,
+        }
+    }
+
+    pub fn data_dir(&self) -> &std::path::Path {
+        self.solvers.data_dir()
+    }
+
+    /// Opens every solver whose tables are present, so that the first requests do not wait
+    /// for a table's first checksum; says which are ready and which are missing.
+    pub fn open_tables(&self) -> String {
+        let mut ready = Vec::new();
+        let mut missing = Vec::new();
+        let kinds = [
+            ("2x2", Puzzle::Pocket, Method::Optimal),
+            ("3x3 optimal", Puzzle::Cube, Method::Optimal),
+            ("3x3 two-phase", Puzzle::Cube, Method::TwoPhase),
+        ];
+        for (name, puzzle, method) in kinds {
+            let request = Request {
+                method,
+                tables: self.tables,
+                ..Request::default()
+            };
+            match self.solvers.open_for(puzzle, &request) {
+                Ok(()) => ready.push(name),
+                Err(_) => missing.push(name),
+            }
+        }
+        if missing.is_empty() {
+            format!("ready: {}", ready.join(", "))
+        } else {
+            format!(
+                "ready: {}; tables missing for: {} (build them with gen-tables)",
+                if ready.is_empty() {
+                    "none".to_string()
+                } else {
+                    ready.join(", ")
+                },
+                missing.join(", ")
+            )
+        }
+    }
+}
+
+/// The routes over a shared [`Server`].
+pub fn router(server: Arc<Server>) -> Router {
+    let body_bytes = server.limits.body_bytes;
+    Router::new()
+        .route("/", get(page))
+        .route("/app.js", get(script))
+        .route("/style.css", get(style))
+        .route("/solve", post(solve))
+        .route("/validate", post(validate))
+        .route("/random", get(random))
+        .route("/tables", get(tables))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::max(body_bytes))
+        .with_state(server)
+}
+
+/// Serves `router` on `listener` until Ctrl-C (or SIGTERM), finishing the requests under way.
+pub async fn serve(listener: tokio::net::TcpListener, server: Arc<Server>) -> std::io::Result<()> {
+    axum::serve(listener, router(server))
+        .with_graceful_shutdown(shutdown_signal())
+        .await
+}
+
+async fn shutdown_signal() {
+    let interrupt = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = interrupt => {},
+        () = terminate => {},
+    }
+}
+
+/// A failed request: its status and message, answered as `{"error": message}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    message: String,
+}
+
+impl ApiError {
+    fn bad(message: impl Into<String>) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, axum::Json(json!({ "error": self.message }))).into_response()
+    }
+}
+
+type ApiResult = Result<axum::Json<Value>, ApiError>;
+
+/// The body as `T`, or a 4xx that says what is wrong with it (too large, not JSON, a field of
+/// the wrong type or unknown).
+fn body<T: for<'de> Deserialize<'de>>(bytes: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = bytes.map_err(|rejection| ApiError {
+        status: rejection.status(),
+        message: format!(
+            "the request body could not be read: {}",
+            rejection.body_text()
+        ),
+    })?;
+    serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad(format!("the request body is not the JSON expected: {e}")))
+}
+
+/// A name as the command line takes it (`"htm"`, `"two-phase"`, `"3x3"`), or a 400 listing
+/// the names there are.
+fn named<T: ValueEnum>(what: &str, name: &str) -> Result<T, ApiError> {
+    crate::frontend::cli::value_named(what, name).map_err(ApiError::bad)
+}
+
+fn puzzle_named(name: Option<&str>) -> Result<Option<Puzzle>, ApiError> {
+    name.map(|n| named("puzzle", n)).transpose()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SolveBody {
+    /// One position: the answer is its object.
+    position: Option<String>,
+    /// Several: the answer is `{"answers": [...]}`, in order.
+    positions: Option<Vec<String>>,
+    puzzle: Option<String>,
+    metric: Option<String>,
+    method: Option<String>,
+    /// Seconds, at most the server's limit (which is also the default).
+    timeout: Option<f64>,
+    max_length: Option<u32>,
+    /// Also give the sticker string after each move of the solution (`states`), for
+    /// stepping through it.
+    #[serde(default)]
+    states: bool,
+}
+
+async fn solve(
+    State(server): State<Arc<Server>>,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let asked: SolveBody = body(bytes)?;
+    let limits = &server.limits;
+    let (texts, single) = match (asked.position, asked.positions) {
+        (Some(one), None) => (vec![one], true),
+        (None, Some(many)) if !many.is_empty() => (many, false),
+        (None, Some(_)) => return Err(ApiError::bad("'positions' is empty")),
+        (Some(_), Some(_)) => {
+            return Err(ApiError::bad("give 'position' or 'positions', not both"));
+        }
+        (None, None) => return Err(ApiError::bad("give 'position' (or 'positions': a list)")),
+    };
+    if texts.len() > limits.positions {
+        return Err(ApiError {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: format!(
+                "{} positions in one request; this server takes at most {}",
+                texts.len(),
+                limits.positions
+            ),
+        });
+    }
+    let method: Method = named("method", asked.method.as_deref().unwrap_or("optimal"))?;
+    let metric: Metric = named("metric", asked.metric.as_deref().unwrap_or("htm"))?;
+    if method != Method::Optimal && metric != Metric::Htm {
+        return Err(ApiError::bad(format!(
+            "metric qtm is for method optimal, not {}",
+            method.name()
+        )));
+    }
+    let search = match asked.timeout {
+        None => limits.search,
+        Some(s) if (0.0..=limits.search.as_secs_f64()).contains(&s) => Duration::from_secs_f64(s),
+        Some(s) => {
+            return Err(ApiError::bad(format!(
+                "timeout {s} is outside 0 to this server's limit of {} seconds",
+                limits.search.as_secs_f64()
+            )));
+        }
+    };
+    let puzzle = puzzle_named(asked.puzzle.as_deref())?;
+    let positions: Vec<Result<Position, String>> = texts
+        .iter()
+        .map(|t| parse_position(t, puzzle, Form::Auto).map_err(|e| e.to_string()))
+        .collect();
+    if single && let Err(message) = &positions[0] {
+        return Err(ApiError::bad(message.clone()));
+    }
+    let request = Request {
+        metric,
+        method,
+        tables: server.tables,
+        max_length: asked.max_length,
+        one_thread: true,
+        ..Request::default()
+    };
+    let permit = tokio::time::timeout(limits.queue, Arc::clone(&server.searches).acquire_owned())
+        .await
+        .map_err(|_| ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "every search thread ({}) stayed busy for {} s; try again later",
+                limits.searches,
+                limits.queue.as_secs_f64()
+            ),
+        })?
+        .map_err(|_| ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: "the server is shutting down".into(),
+        })?;
+    let worker = Arc::clone(&server);
+    let states = asked.states;
+    let answers = tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        solve_all(
+            &worker.solvers,
+            &request,
+            search,
+            &texts,
+            &positions,
+            states,
+        )
+    })
+    .await
+    .map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("the search failed: {e}"),
+    })?
+    .map_err(|e| ApiError {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        message: e.to_string(),
+    })?;
+    if single {
+        Ok(axum::Json(
+            answers.into_iter().next().unwrap_or(Value::Null),
+        ))
+    } else {
+        Ok(axum::Json(json!({ "answers": answers })))
+    }
+}
+
+/// Solves the positions one after another within `search` in all; a position reached after
+/// the time is up answers `timeout` unsearched. An error is a missing or damaged table.
+fn solve_all(
+    solvers: &Solvers,
+    request: &Request,
+    search: Duration,
+    texts: &[String],
+    positions: &[Result<Position, String>],
+    states: bool,
+) -> Result<Vec<Value>, crate::solving::SolvingError> {
+    let deadline = Instant::now() + search;
+    let shape = JsonShape::plain(request.metric);
+    let mut answers = Vec::with_capacity(texts.len());
+    for (text, position) in texts.iter().zip(positions) {
+        let position = match position {
+            Ok(p) => p,
+            Err(message) => {
+                let invalid = Outcome::Invalid(message.clone());
+                answers.push(invalid.to_json(text, None, &shape));
+                continue;
+            }
+        };
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            // Not searched: the methods without a timeout (layers) must not run past it either.
+            answers.push(json!({
+                "input": text,
+                "puzzle": position.puzzle().name(),
+                "metric": request.metric.name(),
+                "status": "timeout",
+                "error": "the request's search time ran out before this position",
+            }));
+            continue;
+        }
+        let request = Request {
+            timeout: Some(left),
+            ..request.clone()
+        };
+        let outcome = solvers.solve(position, &request, &mut |_| {})?;
+        let mut answer = outcome.to_json(text, Some(position.puzzle()), &shape);
+        if states && let Some(solution) = outcome.solutions().first() {
+            answer["states"] = states_along(position, solution).into();
+        }
+        answers.push(answer);
+    }
+    Ok(answers)
+}
+
+/// The sticker string after each move of `moves`, the position itself first.
+fn states_along(position: &Position, moves: &[crate::model::cube::Move]) -> Vec<String> {
+    let mut current = *position;
+    let mut states = vec![current.stickers()];
+    for &m in moves {
+        current = current.apply_all(&[m]);
+        states.push(current.stickers());
+    }
+    states
+}
+
+/// A position's description: puzzle, stickers and (3x3) Reid's notation.
+fn described(position: &Position) -> Value {
+    let mut value = json!({
+        "puzzle": position.puzzle().name(),
+        "stickers": position.stickers(),
+    });
+    if let Some(reid) = position.reid() {
+        value["reid"] = reid.into();
+    }
+    value
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ValidateBody {
+    position: String,
+    puzzle: Option<String>,
+    /// Moves to apply to the position first (the editor's move field).
+    moves: Option<String>,
+}
+
+/// `{"valid": true, puzzle, stickers, reid}` or `{"valid": false, "error": why}`: an invalid
+/// position is an answer here, not a failed request.
+async fn validate(bytes: Result<Bytes, BytesRejection>) -> ApiResult {
+    let asked: ValidateBody = body(bytes)?;
+    let puzzle = puzzle_named(asked.puzzle.as_deref())?;
+    let position = parse_position(&asked.position, puzzle, Form::Auto).and_then(|p| {
+        let Some(text) = &asked.moves else {
+            return Ok(p);
+        };
+        let moves = parse_moves(text).map_err(crate::model::position::PositionError::from)?;
+        Ok(p.apply_all(&moves))
+    });
+    Ok(axum::Json(match position {
+        Ok(p) => {
+            let mut value = described(&p);
+            value["valid"] = true.into();
+            value
+        }
+        Err(e) => json!({ "valid": false, "error": e.to_string() }),
+    }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RandomQuery {
+    puzzle: Option<String>,
+    seed: Option<u64>,
+}
+
+/// A uniformly random position (`?puzzle=2x2`, `?seed=N` for a repeatable one).
+async fn random(
+    query: Result<Query<RandomQuery>, axum::extract::rejection::QueryRejection>,
+) -> ApiResult {
+    let Query(query) = query.map_err(|e| ApiError::bad(e.body_text()))?;
+    let puzzle = puzzle_named(query.puzzle.as_deref())?.unwrap_or(Puzzle::Cube);
+    let position = Position::seeded(puzzle, query.seed);
+    Ok(axum::Json(described(&position)))
+}
+
+/// Every table this server could read, with whether its file is present (not opened: the
+/// first open of a large table verifies its checksum, seconds of reading).
+async fn tables(State(server): State<Arc<Server>>) -> ApiResult {
+    let dir = server.solvers.data_dir();
+    let listed: Vec<Value> = catalogue::catalogue()
+        .into_iter()
+        .map(|id| {
+            json!({
+                "table": id.name(),
+                "kind": id.kind.name(),
+                "metric": id.metric.name(),
+                "entries": catalogue::entries(id.kind),
+                "bytes": catalogue::file_bytes(id),
+                "present": id.is_present(dir),
+            })
+        })
+        .collect();
+    let methods: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
+    Ok(axum::Json(json!({
+        "data_dir": dir,
+        "tables": listed,
+        "methods": methods,
+        "optimal_table": server.tables.name(),
+        "limits": {
+            "body_bytes": server.limits.body_bytes,
+            "positions": server.limits.positions,
+            "search_seconds": server.limits.search.as_secs_f64(),
+            "searches": server.limits.searches,
+        },
+    })))
+}
+
+async fn not_found() -> ApiError {
+    ApiError {
+        status: StatusCode::NOT_FOUND,
+        message: "no such page: the API is POST /solve, POST /validate, GET /random, GET /tables, and the editor is at /".into(),
+    }
+}
+
+/// The web editor: plain HTML, CSS and JavaScript, compiled into the binary.
+async fn page() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/html; charset=utf-8")],
+        include_str!("../../../web/index.html"),
+    )
+}
+
+async fn script() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        include_str!("../../../web/app.js"),
+    )
+}
+
+async fn style() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/css; charset=utf-8")],
+        include_str!("../../../web/style.css"),
+    )
+}

@@ -1,0 +1,3 @@
+//! Helpers every layer may use: numbers written for people and progress bars.
+
+pub mod units;

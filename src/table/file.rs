@@ -1,0 +1,292 @@
+//! Reading tables: a file mapped into memory, its header and size checked at every open and its
+//! payload checksum once per file version on this machine (recorded in a `.ok` sidecar), or on
+//! request.
+
+use super::header::{TableHeader, TableHeaderV1};
+use super::{FORMAT_VERSION, MAGIC, PAYLOAD_OFFSET, PREFIX, TableError, bincode_config, checksum};
+use crate::packing::{entry, nibble};
+use memmap2::Mmap;
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+
+/// When to recompute a payload checksum on load.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verify {
+    /// Every time.
+    Always,
+    /// Only if this file version has not been verified on this machine before.
+    IfNew,
+}
+
+/// A table file mapped into memory, its header checked.
+pub struct Table {
+    header: TableHeader,
+    map: Mmap,
+    path: PathBuf,
+}
+
+impl Table {
+    /// Opens the table file at `path`: maps it, checks its header and size, and its checksum as
+    /// `verify` says. What space it holds is for the caller (the catalogue) to check.
+    pub fn open_path(path: &Path, rebuild: &str, verify: Verify) -> Result<Table, TableError> {
+        let table = Table::open_file(path, rebuild)?;
+        table.verify(verify, rebuild)?;
+        Ok(table)
+    }
+
+    /// Maps `path` and checks its magic, version, header and size (not the checksum).
+    pub fn open_file(path: &Path, rebuild: &str) -> Result<Table, TableError> {
+        let err = |problem: String| TableError::Damaged {
+            path: path.to_path_buf(),
+            problem,
+            rebuild: rebuild.to_string(),
+        };
+        // Opening a FIFO would wait for a writer forever, and a directory or device maps as
+        // "no such device": anything but a regular file is refused by name first.
+        let kind = fs::metadata(path)
+            .map_err(|source| TableError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?
+            .file_type();
+        if !kind.is_file() {
+            return Err(err(format!(
+                "it is not a regular file (a {})",
+                if kind.is_dir() {
+                    "directory"
+                } else {
+                    "device, pipe or socket"
+                }
+            )));
+        }
+        let file = File::open(path).map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        // SAFETY: the file is only read; tables are replaced by rename, never rewritten in
+        // place, so a mapped file's contents do not change under us.
+        let map = unsafe { Mmap::map(&file) }.map_err(|source| TableError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        // Asked before any byte is read: once a fault has read part of the file in 4 KiB
+        // folios, this kernel's readahead keeps to them for the whole file, and the table is
+        // then never mapped in 2 MiB pages (see `keep_resident`).
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        if map.len() < PREFIX || map[..8] != MAGIC {
+            return Err(TableError::BadMagic {
+                path: path.to_path_buf(),
+                rebuild: rebuild.to_string(),
+            });
+        }
+        let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
+        if version != FORMAT_VERSION && version != 1 {
+            return Err(TableError::WrongVersion {
+                path: path.to_path_buf(),
+                found: version,
+                expected: FORMAT_VERSION,
+                rebuild: rebuild.to_string(),
+            });
+        }
+        let header_len = u32::from_le_bytes([map[12], map[13], map[14], map[15]]) as usize;
+        if header_len > PAYLOAD_OFFSET - PREFIX || map.len() < PAYLOAD_OFFSET {
+            return Err(TableError::Truncated {
+                path: path.to_path_buf(),
+                expected: PAYLOAD_OFFSET as u64,
+                found: map.len() as u64,
+                rebuild: rebuild.to_string(),
+            });
+        }
+        let bytes = &map[PREFIX..PREFIX + header_len];
+        let header: TableHeader = if version == 1 {
+            bincode::serde::decode_from_slice::<TableHeaderV1, _>(bytes, bincode_config())
+                .map(|(v1, _)| v1.into())
+        } else {
+            bincode::serde::decode_from_slice(bytes, bincode_config()).map(|(h, _)| h)
+        }
+        .map_err(|e| err(format!("its header cannot be read ({e})")))?;
+        if header.payload_bytes != header.encoding.payload_bytes(header.entries) {
+            return Err(err(format!(
+                "its header says {} entries in {} bytes",
+                header.entries, header.payload_bytes
+            )));
+        }
+        // The checksum covers the payload only; the depth counts in the header are checked by
+        // their sum, which any flipped bit in one of them changes.
+        let outside = header.outside();
+        let counted: u128 = header
+            .histogram
+            .iter()
+            .map(|&n| u128::from(n))
+            .sum::<u128>()
+            + u128::from(outside);
+        if counted != u128::from(header.entries) {
+            return Err(err(format!(
+                "its header's depth counts add up to {counted}, not to its {} entries",
+                header.entries
+            )));
+        }
+        if let Some(space) = &header.parameters
+            && u128::from(space.order) + u128::from(outside) != u128::from(header.entries)
+        {
+            return Err(err(format!(
+                "its header says the space has {} positions and {outside} entries outside it, \
+                 not its {} entries",
+                space.order, header.entries
+            )));
+        }
+        let expected = PAYLOAD_OFFSET as u64 + header.payload_bytes;
+        if map.len() as u64 != expected {
+            return Err(TableError::Truncated {
+                path: path.to_path_buf(),
+                expected,
+                found: map.len() as u64,
+                rebuild: rebuild.to_string(),
+            });
+        }
+        Ok(Table {
+            header,
+            map,
+            path: path.to_path_buf(),
+        })
+    }
+
+    pub fn verify(&self, verify: Verify, rebuild: &str) -> Result<(), TableError> {
+        let stamp = file_stamp(&self.path, self.header.checksum);
+        let sidecar = sidecar_path(&self.path);
+        if verify == Verify::IfNew && stamp.is_some() && fs::read_to_string(&sidecar).ok() == stamp
+        {
+            return Ok(());
+        }
+        if checksum(self.payload()) != self.header.checksum {
+            // A stamp must never outlive the bytes it vouched for.
+            let _ = fs::remove_file(&sidecar);
+            return Err(TableError::ChecksumMismatch {
+                path: self.path.clone(),
+                rebuild: rebuild.to_string(),
+            });
+        }
+        record_verified(&self.path, self.header.checksum);
+        Ok(())
+    }
+
+    pub fn header(&self) -> &TableHeader {
+        &self.header
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_bytes(&self) -> u64 {
+        self.map.len() as u64
+    }
+
+    /// Prepares the table for a search, which reads it at random. The first two steps are
+    /// hints: where the system refuses one, pages still map in on demand.
+    ///
+    /// Every table is mapped with `MADV_HUGEPAGE` (in [`Table::open_file`]): on kernels whose
+    /// file system keeps large folios (ext4 since Linux 6.16) its pages are read in and mapped
+    /// 2 MiB at a time, and the search then misses the TLB far less (without the dual lookup,
+    /// 5.6 s against 8–13 s at depth 16 when most of the phase-1 table sat in 4 KiB pages).
+    ///
+    /// - Map every page in now (`MADV_POPULATE_READ`): a first visit would be a page fault (for
+    ///   the 1 GiB phase-1 table that doubled the time of short searches).
+    /// - Lock the pages in memory (`mlock`) until the table is dropped: a virtual machine whose
+    ///   balloon shrinks the page cache (the project's 2-core VM loses about 10 MB of cache a
+    ///   second) would otherwise take pages away in mid-search, to be read from disk again.
+    /// - Read a byte of every page: under a hypervisor, the guest's first access to a page
+    ///   the host filled costs an exit (see `touch_every_page`); better all of them now than
+    ///   scattered over the first searches.
+    pub fn keep_resident(&self) {
+        #[cfg(target_os = "linux")]
+        let _ = self.map.advise(memmap2::Advice::PopulateRead);
+        #[cfg(unix)]
+        let _ = self.map.lock();
+        touch_every_page(&self.map);
+    }
+
+    /// The packed entries.
+    pub fn payload(&self) -> &[u8] {
+        &self.map[PAYLOAD_OFFSET..]
+    }
+
+    /// Entry `index` of a [`crate::packing::Encoding::Nibble`] table.
+    #[inline]
+    pub fn nibble(&self, index: u64) -> u8 {
+        nibble(self.payload(), index)
+    }
+
+    /// Entry `index` as stored, in this table's encoding.
+    #[inline]
+    pub fn entry(&self, index: u64) -> u8 {
+        entry(self.header.encoding, self.payload(), index)
+    }
+}
+
+/// Records that the file at `path` has been checked against `checksum`. Best effort: a read-only
+/// data directory only means verifying again next time.
+pub(super) fn record_verified(path: &Path, checksum: u64) {
+    if let Some(stamp) = file_stamp(path, checksum) {
+        let _ = fs::write(sidecar_path(path), stamp);
+    }
+}
+
+/// The text in a `.ok` sidecar: what identifies this version of the file.
+///
+/// Size and modification time alone can be restored after a change (`touch -r`, a copy that
+/// keeps times), and a stamp that still matched then let a damaged table answer. On Unix the
+/// stamp also holds the inode and its change time, which every write to the file or its
+/// metadata sets to now and no user call can set back: a changed file is verified again. The
+/// cost is one verification after a copy or restore (a second or two for the default table),
+/// against the alternative of hashing the whole table at every start.
+fn file_stamp(path: &Path, checksum: u64) -> Option<String> {
+    let meta = fs::metadata(path).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    #[cfg(unix)]
+    let identity = {
+        use std::os::unix::fs::MetadataExt;
+        format!(" {} {}.{:09}", meta.ino(), meta.ctime(), meta.ctime_nsec())
+    };
+    #[cfg(not(unix))]
+    let identity = String::new();
+    Some(format!(
+        "{} {}{identity} {checksum:016x}\n",
+        meta.len(),
+        modified.as_nanos()
+    ))
+}
+
+fn sidecar_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".ok");
+    PathBuf::from(name)
+}
+
+/// Reads one byte of every 4 KiB page of `bytes`.
+///
+/// The reason is the machine under the kernel: in a virtual machine, a page that the host
+/// filled (a disk read into the page cache, or memory the host took back and gave again) is not
+/// yet in the second-level tables that translate the guest's memory, and the guest's first
+/// access to it stops the CPU while the host maps it, about 9 µs a page here.
+/// `MADV_POPULATE_READ` and `mlock` set up only the guest's own page tables. Without the touch,
+/// those stops fell on the first searches after a table was read from disk: an 11-move
+/// position took 0.19-0.25 s instead of 0.015 s. The touch moves them to the load (3 s for the
+/// 1.4 GB table after a disk read, once; 0.05 s when its pages were touched before), where a
+/// peer that reads its table into its own memory pays them too. Rejected: touching from
+/// several threads (no faster here: the host maps one page at a time), and touching beside the
+/// first search (it would compete with the search and leave its time to a race).
+fn touch_every_page(bytes: &[u8]) {
+    const PAGE: usize = 4096;
+    let mut sum = 0u8;
+    for offset in (0..bytes.len()).step_by(PAGE) {
+        sum = sum.wrapping_add(bytes[offset]);
+    }
+    std::hint::black_box(sum);
+}
