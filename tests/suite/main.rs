@@ -4,6 +4,7 @@
 
 mod common;
 
+mod architecture;
 mod cli;
 mod cube_laws;
 mod cube_solver;
