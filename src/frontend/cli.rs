@@ -1,4 +1,25 @@
-//! What the binaries share beyond the library's concepts.
+//! What the binaries share beyond the library's concepts: the exit-status policy, `--generate`,
+//! the closed-pipe behaviour, and value names outside clap.
+
+use std::process::ExitCode;
+
+/// The one exit-status policy of every binary:
+/// - `Ok(true)`: 0, everything asked was done;
+/// - `Ok(false)`: 1, the run finished but some answer is negative (a position not solved as
+///   asked, a table that disagrees with its counts, a file that is no circuit, a table that
+///   could not be built while the others were);
+/// - `Err(message)`: 2, nothing could be done (arguments, missing tables); the message goes to
+///   standard error as `<program>: error: <message>`.
+pub fn exit_status(program: &str, result: Result<bool, String>) -> ExitCode {
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::FAILURE,
+        Err(message) => {
+            eprintln!("{program}: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
 
 /// Lets a write to a closed pipe end the process the way it ends `cat` or `yes` in
 /// `... | head`: killed by SIGPIPE (status 141 in a shell), nothing printed. Rust starts

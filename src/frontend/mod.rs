@@ -3,5 +3,6 @@
 //! through [`crate::solving`] and the catalogue; the binaries only parse and dispatch to it.
 
 pub mod cli;
+pub mod commands;
 pub mod report;
 pub mod serve;

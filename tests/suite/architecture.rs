@@ -316,7 +316,10 @@ fn the_checker_finds_the_old_circle_and_the_upward_imports() {
             _ => None,
         })
         .collect();
-    assert_eq!(upward, BTreeSet::from([("bfs", "table"), ("table", "group")]));
+    assert_eq!(
+        upward,
+        BTreeSet::from([("bfs", "table"), ("table", "group")])
+    );
     let circles: Vec<&Vec<String>> = violations
         .iter()
         .filter_map(|v| match v {
@@ -324,7 +327,10 @@ fn the_checker_finds_the_old_circle_and_the_upward_imports() {
             _ => None,
         })
         .collect();
-    assert_eq!(circles, [&vec!["bfs".to_string(), "table".into(), "group".into()]]);
+    assert_eq!(
+        circles,
+        [&vec!["bfs".to_string(), "table".into(), "group".into()]]
+    );
 }
 
 #[test]
@@ -340,7 +346,10 @@ fn the_checker_reads_nested_braces_and_skips_comments_and_tests() {
 fn the_checker_finds_a_circle_within_a_layer_and_unplaced_modules() {
     let sources = [
         source("space::ud", "use crate::space::twophase::X;"),
-        source("space::twophase", "use super::ud::Y; use crate::space::ud::Z;"),
+        source(
+            "space::twophase",
+            "use super::ud::Y; use crate::space::ud::Z;",
+        ),
         source("elsewhere", ""),
     ];
     let violations = check(&sources, &["space"]);

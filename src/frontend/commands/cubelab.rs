@@ -1,0 +1,318 @@
+//! cubelab: the toolkit's server. `cubelab serve` answers the HTTP JSON API and serves the web
+//! cube editor; `cubelab load-test` measures a running server.
+
+use crate::catalogue::TableKind;
+use crate::frontend::serve::load::{self, Call, Plan, Report};
+use crate::frontend::serve::{Limits, Server};
+use clap::{Parser, Subcommand};
+use std::net::{SocketAddr, ToSocketAddrs};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// cubelab's HTTP JSON API and web cube editor, and a load test for it.
+#[derive(Parser, Debug)]
+#[command(
+    name = "cubelab",
+    version,
+    after_help = "Examples:\n  cubelab serve                     # http://127.0.0.1:8080, the editor at /\n  cubelab serve --port 9000 --bind 0.0.0.0 --max-search 30\n  curl -s localhost:8080/solve -d '{\"position\": \"R U R' U'\", \"method\": \"two-phase\"}'\n  cubelab load-test --url http://127.0.0.1:8080 --duration 5"
+)]
+pub struct Args {
+    /// Print this program's shell completions or man page (see solve --help), and exit.
+    #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
+    generate: Option<crate::frontend::cli::Generated>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Serve the API (POST /solve, POST /validate, GET /random, GET /tables) and the editor
+    /// (/) until Ctrl-C. Every request is bounded: body size, positions, search time (shared
+    /// by a request's positions), and searches at once; a request that finds every search
+    /// busy for --queue seconds gets 503.
+    Serve {
+        /// Port to listen on; 0 picks a free one (printed).
+        #[arg(long, default_value_t = 8080)]
+        port: u16,
+        /// Address to listen on: 127.0.0.1 serves this machine only, 0.0.0.0 every network.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Directory holding the tables (as for solve).
+        #[arg(long, default_value_os_t = crate::table::default_data_dir())]
+        data_dir: PathBuf,
+        /// The table optimal 3x3 searches read (as solve --tables).
+        #[arg(long, value_enum, default_value_t = TableKind::UdLayersF4, value_name = "TABLE")]
+        tables: TableKind,
+        /// Most positions in one request.
+        #[arg(long, default_value_t = 100, value_name = "N")]
+        max_positions: usize,
+        /// Most search seconds one request may use, its positions together (also the default
+        /// timeout).
+        #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+        max_search: f64,
+        /// Largest request body in bytes.
+        #[arg(long, default_value_t = 64 * 1024, value_name = "BYTES")]
+        max_body: usize,
+        /// Searches at once, each on one thread; default: the cores.
+        #[arg(long, value_name = "N")]
+        searches: Option<usize>,
+        /// Seconds a request waits for a free search before a 503.
+        #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+        queue: f64,
+    },
+    /// Load a running server with 2x2 solves, short optimal 3x3 solves and bad requests, each
+    /// for --duration seconds (or --max-requests), and report requests per second and latency
+    /// percentiles. Exits 1 if a good request failed, a bad one got anything but its 4xx, or
+    /// the server stopped answering.
+    LoadTest {
+        /// The server, e.g. http://127.0.0.1:8080.
+        #[arg(long, default_value = "http://127.0.0.1:8080")]
+        url: String,
+        /// Seconds per kind of request.
+        #[arg(long, default_value_t = 5.0, value_name = "SECONDS")]
+        duration: f64,
+        /// Most requests per kind.
+        #[arg(long, default_value_t = 1_000_000, value_name = "N")]
+        max_requests: u64,
+        /// Connections at once.
+        #[arg(long, default_value_t = 4, value_name = "N")]
+        connections: usize,
+        /// Moves in the 3x3 scrambles solved optimally.
+        #[arg(long, default_value_t = 7, value_name = "N")]
+        scramble_length: usize,
+        /// One JSON object per kind instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs what the arguments ask for; the exit status follows [`crate::frontend::cli::exit_status`].
+pub fn run(args: Args) -> ExitCode {
+    if let Some(what) = args.generate {
+        return crate::frontend::cli::print_generated(
+            what,
+            <Args as clap::CommandFactory>::command(),
+        );
+    }
+    let result = match args.command {
+        None => Err("name a command: serve or load-test (see cubelab --help)".to_string()),
+        Some(Command::Serve {
+            port,
+            bind,
+            data_dir,
+            tables,
+            max_positions,
+            max_search,
+            max_body,
+            searches,
+            queue,
+        }) => seconds("--max-search", max_search).and_then(|search| {
+            let limits = Limits {
+                body_bytes: max_body,
+                positions: max_positions.max(1),
+                search,
+                searches: searches.unwrap_or(Limits::default().searches).max(1),
+                queue: seconds("--queue", queue)?,
+            };
+            serve(&bind, port, Server::new(data_dir, tables, limits))
+        }),
+        Some(Command::LoadTest {
+            url,
+            duration,
+            max_requests,
+            connections,
+            scramble_length,
+            json,
+        }) => seconds("--duration", duration).and_then(|duration| {
+            let plan = Plan {
+                connections: connections.max(1),
+                duration,
+                max_requests,
+            };
+            load_test(&url, &plan, scramble_length, json)
+        }),
+    };
+    crate::frontend::cli::exit_status("cubelab", result)
+}
+
+fn seconds(option: &str, value: f64) -> Result<Duration, String> {
+    if (0.0..=1e9).contains(&value) {
+        Ok(Duration::from_secs_f64(value))
+    } else {
+        Err(format!(
+            "{option} {value} is not a number of seconds from 0 to 1e9"
+        ))
+    }
+}
+
+fn serve(bind: &str, port: u16, server: Server) -> Result<bool, String> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| e.to_string())?;
+    runtime.block_on(async {
+        let listener = tokio::net::TcpListener::bind((bind, port))
+            .await
+            .map_err(|e| format!("cannot listen on {bind}:{port}: {e}"))?;
+        let address = listener.local_addr().map_err(|e| e.to_string())?;
+        let server = Arc::new(server);
+        let opened = server.open_tables();
+        println!(
+            "cubelab serve: listening on http://{address} (tables from {}; {opened})",
+            server.data_dir().display()
+        );
+        crate::frontend::serve::serve(listener, server)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(true)
+    })
+}
+
+/// The server's address from `http://host:port`.
+fn address(url: &str) -> Result<SocketAddr, String> {
+    let rest = url
+        .strip_prefix("http://")
+        .ok_or_else(|| format!("'{url}' is not an http:// address"))?;
+    let host = rest.split('/').next().unwrap_or(rest);
+    host.to_socket_addrs()
+        .map_err(|e| format!("{url}: {e}"))?
+        .next()
+        .ok_or_else(|| format!("{url}: no address"))
+}
+
+fn load_test(url: &str, plan: &Plan, scramble_length: usize, json: bool) -> Result<bool, String> {
+    let addr = address(url)?;
+    let mut health = load::Connection::open(addr).map_err(|e| format!("{url}: {e}"))?;
+    let tables = health
+        .send(&Call::get("/tables"))
+        .map_err(|e| format!("{url}: {e}"))?;
+    let limits: serde_json::Value =
+        serde_json::from_str(&tables.body).map_err(|e| format!("{url}/tables: {e}"))?;
+    let limit = |name: &str, default: u64| limits["limits"][name].as_u64().unwrap_or(default);
+    let pocket: Vec<Call> = (0..256)
+        .map(|seed| {
+            let position = crate::model::position::Position::seeded(
+                crate::model::position::Puzzle::Pocket,
+                Some(seed),
+            )
+            .stickers();
+            Call::post(
+                "/solve",
+                serde_json::json!({ "position": position }).to_string(),
+            )
+        })
+        .collect();
+    let short: Vec<Call> = load::scrambles(256, scramble_length, 1)
+        .into_iter()
+        .map(|s| Call::post("/solve", serde_json::json!({ "position": s }).to_string()))
+        .collect();
+    let bad = load::bad_calls(
+        limit("body_bytes", 65536) as usize,
+        limit("positions", 100) as usize,
+    );
+    let bad_calls: Vec<Call> = bad.iter().map(|(c, _)| c.clone()).collect();
+    let mut ok = true;
+    // Each bad request alone first: its status must be the expected one.
+    for (call, expected) in &bad {
+        let answer = load::Connection::open(addr)
+            .and_then(|mut c| c.send(call))
+            .map_err(|e| format!("{} {}: {e}", call.method, call.path))?;
+        if answer.status != *expected {
+            eprintln!(
+                "cubelab: {} {} answered {} where {expected} was expected: {}",
+                call.method, call.path, answer.status, answer.body
+            );
+            ok = false;
+        }
+    }
+    let reports = [
+        load::run(addr, "2x2 optimal", &pocket, plan),
+        load::run(
+            addr,
+            &format!("3x3 optimal, {scramble_length}-move scrambles"),
+            &short,
+            plan,
+        ),
+        load::run(addr, "bad requests", &bad_calls, plan),
+    ];
+    for report in &reports[..2] {
+        let failed: u64 = report
+            .statuses
+            .iter()
+            .filter(|(status, _)| **status != 200)
+            .map(|(_, n)| n)
+            .sum();
+        if failed > 0 || report.unanswered > 0 {
+            eprintln!(
+                "cubelab: {}: {failed} answers were not 200 and {} requests got no answer",
+                report.name, report.unanswered
+            );
+            ok = false;
+        }
+    }
+    let bad_report = &reports[2];
+    if bad_report.statuses.keys().any(|s| !(400..500).contains(s)) {
+        eprintln!(
+            "cubelab: bad requests got answers outside 4xx: {:?}",
+            bad_report.statuses
+        );
+        ok = false;
+    }
+    let alive = load::Connection::open(addr)
+        .and_then(|mut c| c.send(&Call::get("/tables")))
+        .is_ok_and(|a| a.status == 200);
+    if !alive {
+        eprintln!("cubelab: the server stopped answering");
+        ok = false;
+    }
+    print_reports(&reports, plan, json);
+    if !json {
+        println!(
+            "\nAfterwards the server {} GET /tables.",
+            if alive {
+                "still answers"
+            } else {
+                "no longer answers"
+            }
+        );
+    }
+    Ok(ok)
+}
+
+fn print_reports(reports: &[Report], plan: &Plan, json: bool) {
+    if json {
+        for report in reports {
+            println!("{}", serde_json::to_string(report).unwrap_or_default());
+        }
+        return;
+    }
+    println!(
+        "{} connections, up to {:.1} s or {} requests per kind\n",
+        plan.connections,
+        plan.duration.as_secs_f64(),
+        plan.max_requests
+    );
+    println!("| requests | count | per second | p50 | p90 | p99 | max | statuses | unanswered |");
+    println!("|---|---|---|---|---|---|---|---|---|");
+    for r in reports {
+        let statuses: Vec<String> = r
+            .statuses
+            .iter()
+            .map(|(s, n)| format!("{s}: {n}"))
+            .collect();
+        println!(
+            "| {} | {} | {:.0} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {} | {} |",
+            r.name,
+            r.requests,
+            r.per_second,
+            r.p50_ms,
+            r.p90_ms,
+            r.p99_ms,
+            r.max_ms,
+            statuses.join(", "),
+            r.unanswered
+        );
+    }
+}

@@ -1,0 +1,837 @@
+//! solve: optimal solutions for cube positions, from the tables gen-tables built.
+
+use crate::catalogue::TableKind;
+use crate::frontend::report::experiment::{ExperimentRow, ExperimentWriter, Shard};
+use crate::frontend::report::picture::Scheme;
+use crate::model::cube::{Cube3, Metric, Move};
+use crate::model::facelet::{Palette, net};
+use crate::model::notation::format_moves;
+use crate::model::position::{Form, Line, Position, PositionLines, Puzzle, parse_position};
+use crate::search::layers::Step;
+use crate::search::twophase::TwoPhaseStatus;
+use crate::solving::{JsonShape, Method, Outcome, Progress, Request, Solvers};
+use crate::space::group::{GroupMetric, GroupSpec};
+use clap::Parser;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Find optimal (or, with --method, short or human) solutions for cube positions. A position is a move sequence (applied to a solved
+/// cube) or a sticker string: 24 letters for a 2x2, 54 for a 3x3, faces in the order U R F D L B.
+/// Without positions, --file or --random, positions are read from standard input, one per line.
+/// Every solution is checked by applying it before it is printed.
+#[derive(Parser, Debug)]
+#[command(
+    name = "solve",
+    version,
+    after_help = "Examples:\n  solve \"R U R' U' R' F R2 U' R' U' R U R' F'\"\n  solve --method two-phase --random 1000\n  solve --method two-phase --budget 5 -v \"R U F D L B R2 U2 F2\"\n  solve --puzzle 2x2 \"R U R' U'\"\n  solve --random 10 --seed 1 --json --csv experiment.csv\n  solve --metric qtm --timeout 60 --file positions.txt\n\nExit status: 0 every position solved (optimally, or within --max-length by two-phase); 1 some\nposition invalid, timed out or beyond --max-length (the others are still solved); 2 nothing could be done (arguments, tables)."
+)]
+pub struct Args {
+    /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
+    /// page (man) to standard output, and exit.
+    #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
+    generate: Option<crate::frontend::cli::Generated>,
+    /// Positions to solve.
+    positions: Vec<String>,
+    /// Puzzle that move sequences are applied to (sticker strings name their own); default 3x3.
+    #[arg(long, value_enum)]
+    puzzle: Option<Puzzle>,
+    /// How positions are written. auto: Reid's notation if it has that shape (20 pieces), a
+    /// sticker string if 24 or 54 letters, an error if more than 20 letters without spaces
+    /// otherwise, else moves.
+    #[arg(long, value_enum, default_value_t = Form::Auto, value_name = "FORM")]
+    format: Form,
+    /// Positions are move sequences (--format moves).
+    #[arg(long, conflicts_with_all = ["format", "stickers"])]
+    moves: bool,
+    /// Positions are sticker strings (--format stickers).
+    #[arg(long, conflicts_with = "format")]
+    stickers: bool,
+    /// Metric to be optimal in.
+    #[arg(long, value_enum, default_value_t = Metric::Htm)]
+    metric: Metric,
+    /// 3x3: how to solve. optimal: the shortest solution, by IDA* over the pattern databases
+    /// (seconds to minutes). two-phase: Kociemba's method, a solution of at most --max-length
+    /// moves (default 20) in milliseconds, positions solved in parallel; --budget improves it.
+    /// layers: a human method in named stages (cross, first-layer corners, second layer,
+    /// last-layer cross, orientation and permutation), each stage's moves the shortest for it.
+    #[arg(long, value_enum, default_value_t = Method::Optimal)]
+    method: Method,
+    /// two-phase: go on looking for shorter solutions for this many seconds per position (each
+    /// improvement printed with -v); the search stops sooner if it proves its best optimal.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    budget: Option<Duration>,
+    /// Directory holding the tables. Default: $CUBELAB_DATA if set, else ./data if it exists,
+    /// else the per-user data directory (on Linux ~/.local/share/cubelab).
+    #[arg(long, default_value_os_t = crate::table::default_data_dir())]
+    data_dir: PathBuf,
+    /// Read positions from FILE, one per line ('#' starts a comment).
+    #[arg(long)]
+    file: Option<PathBuf>,
+    /// Solve N uniformly random positions of --puzzle (drawn one at a time, as solved).
+    #[arg(long, value_name = "N")]
+    random: Option<u64>,
+    /// Seed for --random.
+    #[arg(long, default_value_t = 1, requires = "random")]
+    seed: u64,
+    /// Solve only every N-th position, starting at the K-th (from 0), of all the positions
+    /// given (arguments, --file, --random: every shard reads or draws them all), so that N
+    /// processes share an experiment with no coordinator, e.g. a Slurm array task as
+    /// `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`. `stats experiment` merges the
+    /// shards' --csv files and names the positions none solved.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+    /// Print every optimal solution, not just one. On the 3x3, a position that symmetries keep
+    /// has its solutions printed one per class of symmetric images (the first in canonical
+    /// order), with the count of all of them; --no-symmetry prints each.
+    #[arg(long)]
+    all: bool,
+    /// One JSON object per position per line instead of text.
+    #[arg(long)]
+    json: bool,
+    /// Also append one CSV row per position to FILE (written with a header when new).
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// 3x3: give up on a position beyond this many moves (status max-length). two-phase: the
+    /// longest solution wanted, default 20 (every position has one).
+    #[arg(long, value_name = "N")]
+    max_length: Option<u32>,
+    /// 3x3: give up on a position after this many seconds (status timeout).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+    /// 3x3: search threads (1 to 1024); default all cores.
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    threads: Option<usize>,
+    /// 3x3: the table the heuristic reads: a ud-* coset table (read along three axes, for
+    /// the position and its inverse; see gen-tables --list for sizes), phase1 (with the corner
+    /// table, along three axes), or edges7 or edges6 (with the corner table: Korf's method).
+    /// With --method layers, the table of the last step's optimal search.
+    #[arg(long, value_enum, default_value_t = TableKind::UdLayersF4, value_name = "TABLE")]
+    tables: TableKind,
+    /// 3x3: report the first optimal solution in canonical order, the same on every run and
+    /// with any number of threads (by default the first one any thread finds ends the search).
+    #[arg(long)]
+    deterministic: bool,
+    /// 3x3: do not also bound nodes by their inverse position's heuristic (the dual lookup,
+    /// on by default: it saves more search than it costs, see reports/performance.md).
+    #[arg(long)]
+    no_dual: bool,
+    /// 3x3: do not use the symmetries that keep the position (by default a search skips the
+    /// subtrees whose first moves are the image of others' under them; the superflip, kept by
+    /// all 48, is searched about 30 times faster).
+    #[arg(long)]
+    no_symmetry: bool,
+    /// Also draw each position solved as the unfolded cube, coloured on a terminal (text
+    /// output; `stats draw` writes a picture file).
+    #[arg(long, conflicts_with = "json")]
+    show: bool,
+    /// When nets (--show, --print-state) are painted: auto (when standard output is a
+    /// terminal and NO_COLOR is not set), always or never.
+    #[arg(long, value_enum, default_value_t = When::Auto)]
+    color: When,
+    /// The colours nets are painted in, for U R F D L B, by name or #rrggbb (default: white
+    /// red green yellow orange blue, as `stats draw`).
+    #[arg(long, value_name = "SIX COLOURS")]
+    colours: Option<String>,
+    /// Print each position instead of solving it: its sticker string, Reid's notation (3x3)
+    /// and its net, coloured on a terminal. Needs no tables.
+    #[arg(long)]
+    print_state: bool,
+    /// Also print each solution inverted: the sequence that makes the position from a solved
+    /// cube (with --random, a random-state scramble).
+    #[arg(long)]
+    inverse: bool,
+    /// 3x3: also print every IDA* iteration (bound, nodes, time).
+    #[arg(long, short)]
+    verbose: bool,
+    /// Solve optimally within the subgroup these generators generate, from its table
+    /// (gen-tables --generators); a position outside the group is an error. Written as for
+    /// gen-tables: "U R", or "R U R' U', D" (commas separate sequences). 2x2 positions are
+    /// solved as held with the DBL corner in place.
+    #[arg(long, value_name = "GENERATORS", conflicts_with_all = ["tables", "all", "deterministic", "no_dual", "no_symmetry", "metric", "random"])]
+    generators: Option<String>,
+    /// How distances in the subgroup count (with --generators): generators, htm, qtm or
+    /// directed, as for gen-tables.
+    #[arg(long, value_enum, default_value_t = GroupMetric::Generators, requires = "generators")]
+    group_metric: GroupMetric,
+}
+
+/// The most seconds --timeout takes: about 31 years, far below where a duration overflows.
+const MAX_TIMEOUT_SECONDS: f64 = 1e9;
+
+/// A --timeout: a number of seconds from 0 to [`MAX_TIMEOUT_SECONDS`], fractions allowed.
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number of seconds"))?;
+    if !(0.0..=MAX_TIMEOUT_SECONDS).contains(&seconds) {
+        return Err(format!(
+            "{text} seconds is outside 0 to {MAX_TIMEOUT_SECONDS:.0}"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+fn parse_shard(text: &str) -> Result<Shard, String> {
+    Shard::parse(text).map_err(|e| e.to_string())
+}
+
+/// The most search threads: more only adds switching, and a typo such as 100000 would spend
+/// minutes starting threads.
+const MAX_THREADS: usize = 1024;
+
+/// A --threads: 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a thread count from 1 to {MAX_THREADS}"
+        )),
+    }
+}
+
+/// When to paint nets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum When {
+    Auto,
+    Always,
+    Never,
+}
+
+/// The colours to paint nets in, if they are painted (see `--color`).
+fn palette(args: &Args) -> Result<Option<Palette>, String> {
+    let scheme = match &args.colours {
+        Some(text) => Scheme::parse(text).map_err(|e| e.to_string())?,
+        None => Scheme::STANDARD,
+    };
+    let paint = match args.color {
+        When::Always => true,
+        When::Never => false,
+        When::Auto => {
+            std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    };
+    Ok(paint.then(|| *scheme.colours()))
+}
+
+/// Runs what the arguments ask for; the exit status follows [`crate::frontend::cli::exit_status`].
+pub fn run(args: Args) -> ExitCode {
+    if let Some(what) = args.generate {
+        return crate::frontend::cli::print_generated(
+            what,
+            <Args as clap::CommandFactory>::command(),
+        );
+    }
+    crate::frontend::cli::exit_status("solve", execute(&args))
+}
+
+/// Solves and prints every position as it is read; true if every one was solved as asked
+/// (optimally, or within --max-length by two-phase).
+fn execute(args: &Args) -> Result<bool, String> {
+    let palette = palette(args)?;
+    check_method(args)?;
+    if let Some(threads) = args.threads {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build_global()
+            .map_err(|e| e.to_string())?;
+    }
+    let form = match (args.moves, args.stickers) {
+        (true, _) => Form::Moves,
+        (_, true) => Form::Stickers,
+        _ => args.format,
+    };
+    let group = match &args.generators {
+        Some(text) => Some(
+            GroupSpec::parse(args.puzzle.unwrap_or(Puzzle::Cube), text, args.group_metric)
+                .map_err(|e| e.to_string())?,
+        ),
+        None => None,
+    };
+    let solvers = Solvers::new(&args.data_dir);
+    let mut csv = match &args.csv {
+        Some(path) => Some(ExperimentWriter::append(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let experiment = Experiment::of(args)?;
+    let mut all_solved = true;
+    let stdout = std::io::stdout();
+    let mut inputs = inputs(args)?;
+    let batch = batch_size(args);
+    loop {
+        let mut read = Vec::with_capacity(batch);
+        let mut failure = None;
+        for input in inputs.by_ref().take(batch) {
+            match input {
+                Ok(input) => read.push(input),
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        if read.is_empty() {
+            return failure.map_or(Ok(all_solved), Err);
+        }
+        let indices: Vec<u64> = read.iter().map(|input| input.index).collect();
+        let positions: Vec<(String, Result<Position, String>)> = read
+            .into_iter()
+            .map(|Input { shown, text, .. }| {
+                let position = text
+                    .and_then(|t| parse_position(&t, args.puzzle, form).map_err(|e| e.to_string()));
+                (shown, position)
+            })
+            .collect();
+        if args.print_state {
+            for (shown, position) in &positions {
+                let mut out = stdout.lock();
+                if write_state(&mut out, args, palette.as_ref(), shown, position)
+                    .and_then(|()| out.flush())
+                    .is_err()
+                {
+                    return Ok(all_solved);
+                }
+                all_solved &= position.is_ok();
+            }
+        } else {
+            let outcomes = solve_batch(args, &solvers, group.as_ref(), &positions)?;
+            for (((shown, position), outcome), index) in
+                positions.iter().zip(&outcomes).zip(&indices)
+            {
+                all_solved &= outcome.solved();
+                let puzzle = position.as_ref().map_or(args.puzzle, |p| Some(p.puzzle()));
+                let mut out = stdout.lock();
+                let written = if args.json {
+                    write_json(&mut out, args, shown, puzzle, outcome)
+                } else {
+                    write_text(&mut out, args, shown, outcome).and_then(|()| match position {
+                        Ok(Position::Pocket(c)) if args.show => {
+                            write_net(&mut out, palette.as_ref(), &c.to_facelets())
+                        }
+                        Ok(Position::Cube(c)) if args.show => {
+                            write_net(&mut out, palette.as_ref(), &c.to_facelets()).and_then(|()| {
+                                match outcome {
+                                    Outcome::Layers { steps, .. } => {
+                                        write_stage_nets(&mut out, palette.as_ref(), c, steps)
+                                    }
+                                    _ => Ok(()),
+                                }
+                            })
+                        }
+                        _ => Ok(()),
+                    })
+                };
+                if written.and_then(|()| out.flush()).is_err() {
+                    // Standard output closed (a pipe into `head`, say): nothing more to say.
+                    return Ok(all_solved);
+                }
+                if let Some(writer) = csv.as_mut() {
+                    let row = csv_row(args, &experiment, *index, shown, puzzle, outcome);
+                    writer.write(&row).map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        if let Some(e) = failure {
+            return Err(e);
+        }
+    }
+}
+
+/// Refuses options that the chosen method does not take, rather than ignore them.
+fn check_method(args: &Args) -> Result<(), String> {
+    let optimal_only = [
+        ("--all", args.all),
+        ("--deterministic", args.deterministic),
+        ("--no-dual", args.no_dual),
+        ("--no-symmetry", args.no_symmetry),
+        ("--generators", args.generators.is_some()),
+        ("--metric qtm", args.metric != Metric::Htm),
+    ];
+    if args.method != Method::Optimal
+        && let Some((option, _)) = optimal_only.iter().find(|(_, given)| *given)
+    {
+        return Err(format!(
+            "{option} is for --method optimal, not --method {}",
+            args.method.name()
+        ));
+    }
+    if args.budget.is_some() && args.method != Method::TwoPhase {
+        return Err("--budget is for --method two-phase".into());
+    }
+    Ok(())
+}
+
+/// How many positions are read and solved together. Two-phase solves take milliseconds each
+/// and one thread, so positions are solved in parallel, a batch at a time; the optimal search
+/// spreads one position over every thread. Positions typed at a terminal are answered one by
+/// one.
+fn batch_size(args: &Args) -> usize {
+    let from_stdin = args.positions.is_empty() && args.file.is_none() && args.random.is_none();
+    if args.method == Method::Optimal || from_stdin {
+        return 1;
+    }
+    let threads = rayon::current_num_threads();
+    if args.budget.is_some() {
+        threads
+    } else {
+        64 * threads
+    }
+}
+
+/// What `args` ask of each search.
+fn request(args: &Args) -> Request {
+    Request {
+        metric: args.metric,
+        method: args.method,
+        tables: args.tables,
+        all: args.all,
+        max_length: args.max_length,
+        timeout: args.timeout,
+        budget: args.budget,
+        deterministic: args.deterministic,
+        dual: !args.no_dual,
+        symmetry: !args.no_symmetry,
+        one_thread: false,
+    }
+}
+
+/// Solves a batch of positions, in parallel if there are several (see [`batch_size`]). The
+/// solvers they need are opened first, so that a missing table ends the run before any search.
+fn solve_batch(
+    args: &Args,
+    solvers: &Solvers,
+    group: Option<&GroupSpec>,
+    positions: &[(String, Result<Position, String>)],
+) -> Result<Vec<Outcome>, String> {
+    use rayon::prelude::*;
+    let request = request(args);
+    if group.is_none() {
+        for position in positions.iter().filter_map(|(_, p)| p.as_ref().ok()) {
+            solvers
+                .open_for(position.puzzle(), &request)
+                .map_err(|e| e.to_string())?;
+        }
+    }
+    let solve = |(shown, position): &(String, Result<Position, String>)| {
+        solve_one(args, &request, solvers, group, shown, position)
+    };
+    if positions.len() > 1 {
+        positions.par_iter().map(solve).collect()
+    } else {
+        positions.iter().map(solve).collect()
+    }
+}
+
+/// Solves one position, printing the search's progress with -v.
+fn solve_one(
+    args: &Args,
+    request: &Request,
+    solvers: &Solvers,
+    group: Option<&GroupSpec>,
+    shown: &str,
+    position: &Result<Position, String>,
+) -> Result<Outcome, String> {
+    let position = match position {
+        Ok(position) => position,
+        Err(message) => return Ok(Outcome::Invalid(message.clone())),
+    };
+    let verbose = args.verbose && !args.json;
+    // A closed standard output is noticed when the answer is written.
+    let mut progress = |event: Progress| match event {
+        Progress::Iteration(it) if verbose => {
+            let _ = writeln!(
+                std::io::stdout(),
+                "{shown}: bound {} searched: {} nodes in {:.3} s",
+                it.bound,
+                it.nodes,
+                it.seconds
+            );
+        }
+        Progress::Improvement(found) if verbose => {
+            let _ = writeln!(
+                std::io::stdout(),
+                "{shown}: {} moves (phase 1: {}) after {:.3} s",
+                found.length,
+                found.phase1,
+                found.seconds
+            );
+        }
+        _ => {}
+    };
+    match group {
+        Some(spec) => solvers.solve_in_group(position, spec),
+        None => solvers.solve(position, request, &mut progress),
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// What lengths count: the metric, or the group's moves.
+fn metric_name(args: &Args, outcome: &Outcome) -> String {
+    match (outcome, &args.generators) {
+        (Outcome::Group { .. }, Some(_)) => {
+            format!("{} in the group", args.group_metric.name())
+        }
+        _ => args.metric.name().to_string(),
+    }
+}
+
+/// Prints a position's sticker string, Reid's notation and net (JSON: the first two), or why it
+/// cannot be read.
+fn write_state(
+    out: &mut impl Write,
+    args: &Args,
+    palette: Option<&Palette>,
+    shown: &str,
+    position: &Result<Position, String>,
+) -> std::io::Result<()> {
+    let (stickers, reid) = match position {
+        Err(message) => {
+            return if args.json {
+                let line =
+                    serde_json::json!({"input": shown, "status": "invalid", "error": message});
+                writeln!(out, "{line}")
+            } else {
+                eprintln!("solve: error: {shown}: {message}");
+                Ok(())
+            };
+        }
+        Ok(Position::Pocket(c)) => (c.to_facelets(), None),
+        Ok(Position::Cube(c)) => (c.to_facelets(), Some(c.to_reid())),
+    };
+    let puzzle = position.as_ref().map(Position::puzzle).ok();
+    if args.json {
+        let mut line = serde_json::json!({
+            "input": shown,
+            "puzzle": puzzle.map(Puzzle::name),
+            "stickers": stickers,
+        });
+        if let Some(reid) = &reid {
+            line["reid"] = reid.as_str().into();
+        }
+        return writeln!(out, "{line}");
+    }
+    writeln!(out, "{shown}")?;
+    writeln!(out, "  stickers: {stickers}")?;
+    if let Some(reid) = &reid {
+        writeln!(out, "  reid:     {reid}")?;
+    }
+    write_net(out, palette, &stickers)
+}
+
+/// A sticker string as the unfolded cube, indented, painted in `palette` if given.
+fn write_net(
+    out: &mut impl Write,
+    palette: Option<&Palette>,
+    stickers: &str,
+) -> std::io::Result<()> {
+    for line in net(stickers, palette).lines() {
+        writeln!(out, "  {line}")?;
+    }
+    writeln!(out)
+}
+
+/// A staged solution: the whole, then each step with its stage, piece and move count.
+fn write_steps(
+    out: &mut impl Write,
+    input: &str,
+    effort: &str,
+    steps: &[Step],
+) -> std::io::Result<()> {
+    let all: Vec<Move> = steps.iter().flat_map(|s| s.moves.iter().copied()).collect();
+    writeln!(
+        out,
+        "{input}: {} ({} htm, layers; {effort})",
+        format_moves(&all),
+        all.len()
+    )?;
+    for step in steps {
+        let name = match step.piece {
+            Some(piece) => format!("{} {piece}", step.stage),
+            None => step.stage.to_string(),
+        };
+        let moves = if step.moves.is_empty() {
+            "(already done)".to_string()
+        } else {
+            format_moves(&step.moves)
+        };
+        writeln!(out, "  {name:<34} {:>2}  {moves}", step.moves.len())?;
+    }
+    Ok(())
+}
+
+/// The position after each stage of a staged solution, as nets (for --show).
+fn write_stage_nets(
+    out: &mut impl Write,
+    palette: Option<&Palette>,
+    cube: &Cube3,
+    steps: &[Step],
+) -> std::io::Result<()> {
+    let mut position = *cube;
+    for (i, step) in steps.iter().enumerate() {
+        position = position.apply_all(&step.moves);
+        let stage_ends = steps.get(i + 1).is_none_or(|next| next.stage != step.stage);
+        if stage_ends {
+            writeln!(out, "  after {}:", step.stage)?;
+            write_net(out, palette, &position.to_facelets())?;
+        }
+    }
+    Ok(())
+}
+
+/// The sequence that undoes `moves`.
+fn inverse(moves: &[Move]) -> Vec<Move> {
+    moves.iter().rev().map(|m| m.inverse()).collect()
+}
+
+/// One position to solve: its number among all the positions given (for --shard and the CSV's
+/// `index`), how it is shown in the output, and its text or why it has none.
+struct Input {
+    index: u64,
+    shown: String,
+    text: Result<String, String>,
+}
+
+impl Input {
+    fn of(text: String) -> Input {
+        Input {
+            index: 0,
+            shown: text.clone(),
+            text: Ok(text),
+        }
+    }
+
+    fn of_line(line: Line) -> Input {
+        match line.text {
+            Ok(text) => Input::of(text),
+            Err(e) => Input {
+                index: 0,
+                shown: format!("line {}", line.number),
+                text: Err(e.to_string()),
+            },
+        }
+    }
+}
+
+/// What the CSV rows say of the experiment as a whole, the same in every shard.
+struct Experiment {
+    /// How many positions in all (over every shard); unknown for standard input.
+    total: Option<u64>,
+    /// Where they come from, e.g. `file positions.txt + random 3x3 seed 1`.
+    source: String,
+}
+
+impl Experiment {
+    fn of(args: &Args) -> Result<Experiment, String> {
+        let mut total = Some(args.positions.len() as u64);
+        let mut sources = Vec::new();
+        if !args.positions.is_empty() {
+            sources.push("arguments".to_string());
+        }
+        if let Some(path) = &args.file {
+            let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+            let lines = PositionLines::new(std::io::BufReader::new(file)).count();
+            total = total.map(|t| t + lines as u64);
+            sources.push(format!("file {}", path.display()));
+        }
+        if let Some(count) = args.random {
+            let puzzle = args.puzzle.unwrap_or(Puzzle::Cube);
+            total = total.map(|t| t + count);
+            sources.push(format!("random {puzzle} seed {}", args.seed));
+        }
+        if sources.is_empty() {
+            total = None;
+            sources.push("standard input".to_string());
+        }
+        Ok(Experiment {
+            total,
+            source: sources.join(" + "),
+        })
+    }
+}
+
+type Inputs = Box<dyn Iterator<Item = Result<Input, String>>>;
+
+/// Positions from the arguments, --file and --random, or else from standard input, each read
+/// or drawn only when the one before it has been answered.
+fn inputs(args: &Args) -> Result<Inputs, String> {
+    let mut inputs: Inputs = Box::new(args.positions.clone().into_iter().map(|t| Ok(Input::of(t))));
+    if let Some(path) = &args.file {
+        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let shown = path.display().to_string();
+        let lines = PositionLines::new(std::io::BufReader::new(file)).map(move |line| {
+            line.map(Input::of_line)
+                .map_err(|e| format!("{shown}: {e}"))
+        });
+        inputs = Box::new(inputs.chain(lines));
+    }
+    if let Some(count) = args.random {
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(args.seed);
+        let puzzle = args.puzzle.unwrap_or(Puzzle::Cube);
+        let drawn =
+            (0..count).map(move |_| Ok(Input::of(Position::random(puzzle, &mut rng).stickers())));
+        inputs = Box::new(inputs.chain(drawn));
+    }
+    if args.positions.is_empty() && args.file.is_none() && args.random.is_none() {
+        let stdin = std::io::stdin();
+        if stdin.is_terminal() {
+            eprintln!("solve: reading positions from standard input, one per line (Ctrl-D ends)");
+        }
+        let lines = PositionLines::new(stdin.lock()).map(|line| {
+            line.map(Input::of_line)
+                .map_err(|e| format!("standard input: {e}"))
+        });
+        inputs = Box::new(inputs.chain(lines));
+    }
+    // Numbered over all the positions, then this shard's kept: a read error ends every shard.
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let numbered = inputs
+        .enumerate()
+        .filter_map(move |(number, input)| match input {
+            Ok(input) => shard.keeps(number as u64).then_some(Ok(Input {
+                index: number as u64,
+                ..input
+            })),
+            Err(e) => Some(Err(e)),
+        });
+    Ok(Box::new(numbered))
+}
+
+fn write_text(
+    out: &mut impl Write,
+    args: &Args,
+    input: &str,
+    outcome: &Outcome,
+) -> std::io::Result<()> {
+    if let Outcome::Invalid(message) = outcome {
+        eprintln!("solve: error: {input}: {message}");
+        return Ok(());
+    }
+    let metric = metric_name(args, outcome);
+    let mut effort = format!("{:.3} s", outcome.seconds());
+    if let Some(nodes) = outcome.nodes() {
+        effort = format!("{nodes} nodes, {effort}");
+    }
+    let solutions = outcome.solutions();
+    // Two-phase solutions say how they were found, and whether the search proved them optimal.
+    let method = match outcome {
+        Outcome::TwoPhase { result, .. } if result.status == TwoPhaseStatus::Optimal => {
+            ", two-phase, proven optimal"
+        }
+        Outcome::TwoPhase { .. } => ", two-phase",
+        _ => "",
+    };
+    match outcome.status() {
+        "optimal" | "found" => {
+            let length = solutions
+                .first()
+                .map_or(0, |s| outcome.length(args.metric, s));
+            // A lone class of several symmetric solutions is listed with its count.
+            let in_all = outcome.symmetry().map_or(solutions.len(), |(_, n)| n);
+            if solutions.len() == 1 && in_all == 1 {
+                let text = if length == 0 {
+                    "(solved)".to_string()
+                } else {
+                    format_moves(&solutions[0])
+                };
+                let inverted = if args.inverse && length > 0 {
+                    format!(" inverse: {}", format_moves(&inverse(&solutions[0])))
+                } else {
+                    String::new()
+                };
+                writeln!(
+                    out,
+                    "{input}: {text} ({length} {metric}{method}; {effort}){inverted}"
+                )
+            } else {
+                let classes = match outcome.symmetry() {
+                    Some((symmetries, in_all)) if symmetries > 1 => {
+                        format!(" up to the position's {symmetries} symmetries ({in_all} in all)")
+                    }
+                    _ => String::new(),
+                };
+                let count = solutions.len();
+                let plural = if count == 1 { "" } else { "s" };
+                writeln!(
+                    out,
+                    "{input}: {count} optimal solution{plural} of length {length}{classes} ({metric}; {effort})"
+                )?;
+                solutions.iter().try_for_each(|s| {
+                    if args.inverse {
+                        let inverted = format_moves(&inverse(s));
+                        writeln!(out, "  {} (inverse: {inverted})", format_moves(s))
+                    } else {
+                        writeln!(out, "  {}", format_moves(s))
+                    }
+                })
+            }
+        }
+        "solved" => match outcome {
+            Outcome::Layers { steps, .. } => write_steps(out, input, &effort, steps),
+            _ => Ok(()),
+        },
+        status => {
+            // What the search proved, as the JSON's `lower_bound` says it.
+            let at_least = outcome.lower_bound().unwrap_or(0);
+            writeln!(
+                out,
+                "{input}: gave up ({status}): every solution has at least {at_least} moves ({metric}; {effort})"
+            )
+        }
+    }
+}
+
+fn write_json(
+    out: &mut impl Write,
+    args: &Args,
+    input: &str,
+    puzzle: Option<Puzzle>,
+    outcome: &Outcome,
+) -> std::io::Result<()> {
+    let shape = JsonShape {
+        metric: metric_name(args, outcome),
+        length_metric: args.metric,
+        all: args.all,
+        inverse: args.inverse,
+    };
+    writeln!(out, "{}", outcome.to_json(input, puzzle, &shape))
+}
+
+/// The `--csv` row of one position: `iterations` is `bound:nodes:seconds` per IDA* iteration,
+/// separated by spaces.
+fn csv_row(
+    args: &Args,
+    experiment: &Experiment,
+    index: u64,
+    input: &str,
+    puzzle: Option<Puzzle>,
+    outcome: &Outcome,
+) -> ExperimentRow {
+    let first = outcome.solutions().first();
+    let iterations: Vec<String> = outcome
+        .iterations()
+        .iter()
+        .map(|i| format!("{}:{}:{:.6}", i.bound, i.nodes, i.seconds))
+        .collect();
+    let method = outcome.method().unwrap_or(args.method);
+    ExperimentRow {
+        input: input.to_string(),
+        puzzle: puzzle.map_or("", Puzzle::name).to_string(),
+        metric: metric_name(args, outcome),
+        status: outcome.status().to_string(),
+        length: first.map(|s| outcome.length(args.metric, s)),
+        lower_bound: outcome.lower_bound().filter(|_| first.is_none()),
+        nodes: outcome.nodes(),
+        seconds: outcome.seconds(),
+        solution: first.map(|s| format_moves(s)).unwrap_or_default(),
+        iterations: iterations.join(" "),
+        index: Some(index),
+        total: experiment.total,
+        source: Some(experiment.source.clone()),
+        method: Some(method.name().to_string()),
+    }
+}
