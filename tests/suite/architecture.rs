@@ -4,9 +4,9 @@
 //! The order is written once, here ([`LAYERS`]); `src/lib.rs` and docs/architecture.md describe
 //! it. A layer is a top-level module of the library (a folder or a file under `src/`); the
 //! binaries (`src/bin`) are the top layer. An import is any path `crate::a::...` (or
-//! `cubelab::a::...` in a binary) outside comments. Code under `#[cfg(test)]` is not counted: a
-//! lower layer's unit tests may use the engine above to check it (a space is checked by
-//! walking it), which adds no dependency to the library itself.
+//! `cubelab::a::...` in a binary) outside comments. Code under `#[cfg(test)]`, and a module's
+//! `tests.rs`, is not counted: a lower layer's unit tests may use the engine above to check it
+//! (a space is checked by walking it), which adds no dependency to the library itself.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -257,6 +257,8 @@ fn library_sources() -> Vec<Source> {
                 let mut inner = module.clone();
                 inner.push(name);
                 walk(&path, inner, out);
+            } else if name == "tests" {
+                continue; // a module's unit tests, in a file of their own: test code.
             } else if path.extension().is_some_and(|e| e == "rs") {
                 let mut own = module.clone();
                 if name != "mod" && name != "lib" {

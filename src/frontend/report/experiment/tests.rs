@@ -1,0 +1,78 @@
+use super::*;
+
+fn row(index: Option<u64>, input: &str) -> ExperimentRow {
+    ExperimentRow {
+        input: input.into(),
+        puzzle: "2x2".into(),
+        metric: "htm".into(),
+        status: "optimal".into(),
+        length: Some(1),
+        lower_bound: None,
+        nodes: None,
+        seconds: 0.0,
+        solution: "U".into(),
+        iterations: String::new(),
+        index,
+        total: Some(10),
+        source: Some("random 2x2 seed 1".into()),
+        method: Some("optimal".into()),
+    }
+}
+
+#[test]
+fn shards_partition_the_positions() {
+    let shards: Vec<Shard> = (0..4)
+        .map(|k| Shard::parse(&format!("{k}/4")).unwrap())
+        .collect();
+    for position in 0..100 {
+        assert_eq!(shards.iter().filter(|s| s.keeps(position)).count(), 1);
+    }
+    assert!(Shard::WHOLE.keeps(12345));
+    assert_eq!(Shard::parse(" 3 / 8 ").unwrap().to_string(), "3/8");
+    for bad in ["4/4", "0/0", "-1/4", "1", "1/2/3", "", "a/4"] {
+        assert!(Shard::parse(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn merge_orders_positions_and_finds_gaps_and_repeats() {
+    let rows = [9, 0, 3, 4, 3, 5]
+        .iter()
+        .map(|&i| row(Some(i), &format!("p{i}")))
+        .chain([row(None, "old")])
+        .collect();
+    let merged = merge(rows).unwrap();
+    let order: Vec<Option<u64>> = merged.rows.iter().map(|r| r.index).collect();
+    assert_eq!(
+        order,
+        [Some(0), Some(3), Some(4), Some(5), Some(9), None].to_vec()
+    );
+    assert_eq!(merged.missing, vec![1..=2, 6..=8]);
+    assert_eq!(merged.missing_count(), 5);
+    assert_eq!(merged.duplicated, vec![(3, 2)]);
+    assert_eq!(merged.unindexed, 1);
+    let whole = merge((0..10).map(|i| row(Some(i), "x")).collect()).unwrap();
+    assert!(whole.missing.is_empty() && whole.duplicated.is_empty());
+    assert_eq!(whole.total, Some(10));
+}
+
+#[test]
+fn merge_refuses_rows_of_other_experiments() {
+    let mut other = row(Some(2), "p2");
+    other.source = Some("random 2x2 seed 2".into());
+    let mixed = merge(vec![row(Some(1), "p1"), other]);
+    assert!(matches!(mixed, Err(ExperimentError::Mixed { .. })));
+    let conflict = merge(vec![row(Some(1), "p1"), row(Some(1), "q1")]);
+    assert!(matches!(
+        conflict,
+        Err(ExperimentError::Conflict { index: 1, .. })
+    ));
+    let beyond = merge(vec![row(Some(10), "p10")]);
+    assert!(matches!(
+        beyond,
+        Err(ExperimentError::Beyond {
+            index: 10,
+            total: 10
+        })
+    ));
+}
