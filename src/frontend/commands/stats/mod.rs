@@ -1,0 +1,234 @@
+//! stats: distance distributions of the tables and summaries of experiments.
+
+mod experiment;
+mod plot;
+mod tables;
+use experiment::*;
+use plot::*;
+use tables::*;
+
+use crate::catalogue::catalogue;
+use crate::catalogue::circuit;
+use crate::catalogue::group::{self, GroupHeader};
+use crate::catalogue::scan::checked_histogram;
+use crate::catalogue::{TableId, TableKind};
+use crate::frontend::report::chart::{
+    ChartFormat, Labels, Points, Series, bar_chart, distribution_chart, points_chart,
+};
+use crate::frontend::report::experiment::{
+    ExperimentRow, ExperimentSummary, ExperimentWriter, Merged, format_seconds, markdown,
+    read_experiment, read_merged, summarise,
+};
+use crate::frontend::report::picture::{Scheme, draw_net};
+use crate::model::cube::Metric;
+use crate::model::position::{Form, Position, Puzzle, parse_position};
+use crate::packing::Encoding;
+use crate::space::group::{GroupSpace, Sizes};
+use crate::support::units::{histogram_table, human_bytes, max_depth, mean_depth, thousands};
+use crate::table::{Table, Verify};
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// Distance distributions of the tables and summaries of experiments.
+#[derive(Parser, Debug)]
+#[command(name = "stats", version, arg_required_else_help = true)]
+pub struct Args {
+    /// Print this program's shell completions (bash, zsh, fish, elvish, powershell) or its man
+    /// page (man) to standard output, and exit.
+    #[arg(long, value_enum, value_name = "WHAT", exclusive = true)]
+    generate: Option<crate::frontend::cli::Generated>,
+    /// Directory holding the tables. Default: $CUBELAB_DATA if set, else ./data if it exists,
+    /// else the per-user data directory (on Linux ~/.local/share/cubelab).
+    #[arg(long, global = true, default_value_os_t = crate::table::default_data_dir())]
+    data_dir: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// For every present table: entries, size, and the count and share at every depth, counted
+    /// from the table's own entries and checked against published counts where known.
+    Tables {
+        /// One JSON object per table per line instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Summary of an experiment written by `solve --csv`, per puzzle and metric: positions by
+    /// status, and the spread of nodes and time per optimal length. Several files (or
+    /// directories of *.csv files), such as the shards of `solve --shard`, are read as one
+    /// experiment: positions no file answers and positions answered twice are reported, and
+    /// the exit status is 1 if there are any.
+    Experiment {
+        /// The CSV files, or directories of them.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also write the merged experiment to FILE: each position once, in order, in the
+        /// format of `solve --csv` (replaced if it exists).
+        #[arg(long, value_name = "FILE")]
+        merged: Option<PathBuf>,
+        /// One JSON object instead of text.
+        #[arg(long, conflicts_with = "markdown")]
+        json: bool,
+        /// Markdown tables (mean, median, min, max and standard deviation of nodes and time
+        /// per length), for reports.
+        #[arg(long)]
+        markdown: bool,
+    },
+    /// Charts of every present table's distance distribution (both metrics side by side, on a
+    /// linear and on a logarithmic count axis), written into a directory.
+    Plot {
+        /// Directory the charts are written to (created if missing; charts of the same names
+        /// in it are replaced). Required, so that the committed reports/figures is only
+        /// rewritten when named.
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Image format.
+        #[arg(long, value_enum, default_value_t = ChartFormat::Png)]
+        format: ChartFormat,
+        /// Also chart this experiment file from `solve --csv` (repeatable): optimal lengths,
+        /// nodes and time per length, nodes per IDA* iteration.
+        #[arg(long, value_name = "FILE")]
+        experiment: Vec<PathBuf>,
+    },
+    /// Draw a position as the unfolded cube (U above, L F R B in a row, D below) into a PNG
+    /// or SVG file, the format taken from the file's extension.
+    Draw {
+        /// The position: a move sequence applied to a solved cube, or a sticker string (24 or
+        /// 54 letters, faces U R F D L B).
+        position: String,
+        /// The picture file: <name>.png or <name>.svg.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
+        /// Puzzle a move sequence is applied to (a sticker string names its own).
+        #[arg(long, value_enum, default_value_t = Puzzle::Cube)]
+        puzzle: Puzzle,
+        /// The colours of U R F D L B, by name or #rrggbb (default: white red green yellow
+        /// orange blue).
+        #[arg(long, value_name = "SIX COLOURS")]
+        colours: Option<String>,
+    },
+    /// Check a devil's algorithm (`gen-tables --circuit`): applied to the solved position, its
+    /// moves must reach every position of the group its header names exactly once and then
+    /// the solved position again. Exits 1 if the file is no such circuit.
+    Circuit {
+        /// The circuit file (circuit-<group>.txt.zst).
+        file: PathBuf,
+        /// One JSON object instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs what the arguments ask for; the exit status follows [`crate::frontend::cli::exit_status`].
+pub fn run(args: Args) -> ExitCode {
+    if let Some(what) = args.generate {
+        return crate::frontend::cli::print_generated(
+            what,
+            <Args as clap::CommandFactory>::command(),
+        );
+    }
+    let data_dir = args.data_dir;
+    let Some(command) = args.command else {
+        eprintln!(
+            "stats: error: name a command: tables, experiment, plot, draw or circuit (see stats --help)"
+        );
+        return ExitCode::from(2);
+    };
+    let result = match command {
+        Command::Tables { json } => tables(&data_dir, json),
+        Command::Experiment {
+            files,
+            merged,
+            json,
+            markdown,
+        } => {
+            let output = match (json, markdown) {
+                (true, _) => ExperimentOutput::Json,
+                (_, true) => ExperimentOutput::Markdown,
+                _ => ExperimentOutput::Text,
+            };
+            experiment(&files, merged.as_deref(), output)
+        }
+        Command::Plot {
+            out,
+            format,
+            experiment,
+        } => plot(&data_dir, &out, format, &experiment),
+        Command::Draw {
+            position,
+            out,
+            puzzle,
+            colours,
+        } => draw(&position, &out, puzzle, colours.as_deref()),
+        Command::Circuit { file, json } => circuit(&file, json),
+    };
+    crate::frontend::cli::exit_status("stats", result)
+}
+
+/// Checks a circuit file; false (exit 1) if it is readable but no circuit of its group.
+fn circuit(file: &std::path::Path, json: bool) -> Result<bool, String> {
+    let start = Instant::now();
+    let (spec, moves) = circuit::read_circuit(file).map_err(|e| e.to_string())?;
+    Sizes::of(&spec)
+        .check_fits(&spec, group::available_memory())
+        .map_err(|e| e.to_string())?;
+    let space = GroupSpace::new(&spec);
+    let checked = circuit::move_indices(&spec, &moves)
+        .and_then(|indices| circuit::check_circuit(&space, &indices));
+    let seconds = start.elapsed().as_secs_f64();
+    if json {
+        let line = serde_json::json!({
+            "file": file,
+            "group": spec.to_string(),
+            "moves": moves.len(),
+            "positions": crate::space::StateSpace::reachable(&space),
+            "circuit": checked.is_ok(),
+            "error": checked.as_ref().err().map(|e| e.to_string()),
+            "seconds": seconds,
+        });
+        println!("{line}");
+    } else {
+        match &checked {
+            Ok(()) => println!(
+                "{}: a circuit of {spec}: {} moves, every position once and back to the start (checked in {seconds:.1} s)",
+                file.display(),
+                thousands(moves.len() as u128)
+            ),
+            Err(e) => println!("{}: not a circuit of {spec}: {e}", file.display()),
+        }
+    }
+    Ok(checked.is_ok())
+}
+
+fn draw(
+    text: &str,
+    out: &std::path::Path,
+    puzzle: Puzzle,
+    colours: Option<&str>,
+) -> Result<bool, String> {
+    let format = match out.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("png") => ChartFormat::Png,
+        Some(e) if e.eq_ignore_ascii_case("svg") => ChartFormat::Svg,
+        _ => {
+            return Err(format!(
+                "{}: name a .png or a .svg file, the picture's format",
+                out.display()
+            ));
+        }
+    };
+    let scheme = match colours {
+        Some(text) => Scheme::parse(text).map_err(|e| e.to_string())?,
+        None => Scheme::STANDARD,
+    };
+    let stickers = match parse_position(text, Some(puzzle), Form::Auto) {
+        Ok(Position::Pocket(c)) => c.to_facelets(),
+        Ok(Position::Cube(c)) => c.to_facelets(),
+        Err(e) => return Err(format!("{text}: {e}")),
+    };
+    draw_net(out, format, &stickers, &scheme).map_err(|e| e.to_string())?;
+    println!("{}", out.display());
+    Ok(true)
+}

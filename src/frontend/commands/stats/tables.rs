@@ -1,0 +1,89 @@
+//! `stats tables`: every table in the data directory, its histogram counted and checked.
+
+use super::*;
+
+pub(super) fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> {
+    let mut ok = true;
+    let mut found = 0;
+    let ids = catalogue()
+        .into_iter()
+        .flat_map(|id| [id, id.with_encoding(Encoding::Mod3)]);
+    let mut opened = Vec::new();
+    for id in ids {
+        if id.path(dir).exists() {
+            let start = Instant::now();
+            let table = id.open(dir, Verify::IfNew).map_err(|e| e.to_string())?;
+            opened.push((id.name(), table, start));
+        }
+    }
+    for path in group::present_tables(dir) {
+        let start = Instant::now();
+        let table = Table::open_path(&path, "gen-tables --generators", Verify::IfNew)
+            .map_err(|e| e.to_string())?;
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("group");
+        opened.push((name.to_string(), table, start));
+    }
+    for (name, table, start) in opened {
+        found += 1;
+        let encoding = table.header().encoding;
+        let group = GroupHeader::of(table.header());
+        let scanned = checked_histogram(&table);
+        let seconds = start.elapsed().as_secs_f64();
+        ok &= scanned.problems.is_empty();
+        let hist = &scanned.histogram;
+        let checked = scanned.published;
+        if json {
+            let line = serde_json::json!({
+                "table": name,
+                "group": group.as_ref().map(|g| g.spec.to_string()),
+                "entries": table.header().entries,
+                "bytes": table.file_bytes(),
+                "encoding": encoding.name(),
+                "histogram": hist,
+                "max_depth": max_depth(hist),
+                "mean_depth": mean_depth(hist),
+                "published": if checked { Some(scanned.problems.is_empty()) } else { None },
+                "problems": scanned.problems,
+                "seconds": seconds,
+            });
+            println!("{line}");
+        } else {
+            println!(
+                "{}: {} entries, {}, scanned in {seconds:.2} s",
+                name,
+                thousands(table.header().entries),
+                human_bytes(table.file_bytes())
+            );
+            if let Some(group) = &group {
+                println!(
+                    "  the group {}: {} positions, {} entries outside it",
+                    group.spec,
+                    thousands(group.order),
+                    thousands(group.outside)
+                );
+            }
+            if encoding == Encoding::Mod3 {
+                println!(
+                    "  (2-bit table: residues checked against the depths counted at build time)"
+                );
+            }
+            print!("{}", histogram_table(hist));
+            println!("  max {}, mean {:.4}", max_depth(hist), mean_depth(hist));
+            if checked && scanned.problems.is_empty() {
+                println!("  equals the published distribution");
+            }
+            for problem in &scanned.problems {
+                println!("  MISMATCH: {problem}");
+            }
+            println!();
+        }
+    }
+    if found == 0 {
+        return Err(format!(
+            "no tables in {}; build them with `gen-tables --data-dir {}`",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    Ok(ok)
+}
