@@ -7,10 +7,14 @@
 # node rate of each configuration over all its positions (total nodes / total seconds), in all
 # and per core (the solver runs one thread per core).
 # Usage: scripts/bench-solver.sh          (tables from $CUBELAB_DATA, default data/)
+#        CUBELAB_SOLVE=path/to/solve scripts/bench-solver.sh   (another build, e.g. the previous
+#        commit's, to compare; nothing is built then)
+#        CUBELAB_BENCH_CONFIGS="phase1 dual;edges6 dual" ...    (a subset of the configurations)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 data=${CUBELAB_DATA:-data}
-cargo build --release --quiet --bin solve
+solve=${CUBELAB_SOLVE:-target/release/solve}
+[ -n "${CUBELAB_SOLVE:-}" ] || cargo build --release --quiet --bin solve
 positions=(
   "R2 U' F L2 D B' R U2 F' D2 L U"
   "F L' D2 R U' B2 L F' U2 R' D B2 L'"
@@ -19,6 +23,9 @@ positions=(
   "R U' F2 D L' B R2 U F' L D2 B' R U2 F D'"
 )
 configs=("phase1 dual" "phase1 direct" "edges6 dual" "edges6 direct" "edges7 dual")
+if [ -n "${CUBELAB_BENCH_CONFIGS:-}" ]; then
+  IFS=';' read -r -a configs <<<"$CUBELAB_BENCH_CONFIGS"
+fi
 # Start from tables read afresh: pages the page cache holds in 4 KiB folios stay mapped in
 # 4 KiB pages, which slows the search by up to 2x (docs/decisions.md, session 3).
 python3 - "$data" <<'PY'
@@ -39,7 +46,7 @@ for position in "${positions[@]}"; do
     read -r tables lookup <<<"$config"
     flag=()
     [ "$lookup" = direct ] && flag=(--no-dual)
-    target/release/solve --data-dir "$data" --tables "$tables" --json "${flag[@]}" "$position" |
+    "$solve" --data-dir "$data" --tables "$tables" --json "${flag[@]}" "$position" |
       python3 -c "$(cat <<'PY'
 import json, sys
 t = json.loads(sys.stdin.read())

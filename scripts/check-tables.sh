@@ -13,7 +13,7 @@
 #
 # With the argument `ud`, instead: the symmetry-reduced `ud-f4` coset table (HTM) against an
 # unreduced breadth-first search of the same 1.2 billion cosets, entry by entry (the ignored
-# unit test in src/pdb/ud.rs; about 3 minutes and 0.7 GB); written to reports/ud-table-checks.md.
+# unit test in src/space/ud/tests.rs; about 3 minutes and 0.7 GB); written to reports/ud-table-checks.md.
 # Usage: scripts/check-tables.sh [ud]
 set -euo pipefail
 cd "$(dirname "$0")/.."
