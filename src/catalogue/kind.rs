@@ -5,13 +5,12 @@ use crate::model::cube::Metric;
 use crate::packing::Encoding;
 use crate::space::ud::{EdgeFlips as F, EdgePlaces as P, Shape};
 use crate::table::{SpaceCode, Table, TableError, TableHeader, Verify, import_zst, zst_path};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// What a table indexes. The coordinate a kind uses is fixed by its module in [`crate::space`].
 ///
 /// A header stores a kind by its place in this list ([`TableKind::code`]): new kinds go at the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum TableKind {
     /// The whole 2x2x2 with the DBL corner fixed: 7! x 3^6 states.
     #[value(name = "2x2")]
@@ -252,6 +251,20 @@ impl TableId {
                 path,
                 expected: self.name(),
                 found: TableId::name_of_header(table.header()),
+                rebuild,
+            });
+        }
+        // A header can name this kind and still hold another coordinate's size (a file of
+        // another version, a relabelled file): lookups would then index past its payload.
+        let expected = super::entries(self.kind);
+        if table.header().entries != expected {
+            return Err(TableError::Damaged {
+                path,
+                problem: format!(
+                    "its header says {} entries where {} has {expected}",
+                    table.header().entries,
+                    self.name()
+                ),
                 rebuild,
             });
         }

@@ -263,3 +263,20 @@ fn a_flipped_histogram_bit_is_found_on_load() {
     assert!(found, "no flip was reported as a histogram problem");
     assert!(open(dir.path()).is_ok());
 }
+
+/// A header that names this kind with another coordinate's entry count (a relabelled file, or
+/// one from a build whose coordinate had another size) is refused, not indexed past its end.
+#[test]
+fn a_header_with_another_kinds_size_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let contents = cubelab::table::Contents {
+        space: ID.space_code(),
+        encoding: Encoding::Nibble,
+        entries: 10,
+        histogram: vec![10],
+        parameters: None,
+    };
+    cubelab::table::write_table(&ID.path(dir.path()), contents, &[0; 5]).unwrap();
+    let err = ID.open(dir.path(), Verify::Always).err().expect("refused");
+    assert!(err.to_string().contains("10 entries"), "{err}");
+}
