@@ -3,6 +3,7 @@
 
 use crate::model::cube::Metric;
 use crate::packing::Encoding;
+use crate::space::h48::H48Flips;
 use crate::space::ud::{EdgeFlips as F, EdgePlaces as P, Shape};
 use crate::table::{SpaceCode, Table, TableError, TableHeader, Verify, import_zst, zst_path};
 use std::path::{Path, PathBuf};
@@ -60,10 +61,15 @@ pub enum TableKind {
     /// entries, beside `phase2`.
     #[value(name = "phase2-slice")]
     Phase2Slice,
+    /// Cosets of a subgroup every symmetry keeps (see `space::h48`), reduced by all 48
+    /// symmetries: corner classes x M- and S-slice edge places x each slice's flip parity:
+    /// 470,269,800 entries.
+    #[value(name = "h48-parity")]
+    H48Parity,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 14] = [
+    pub const ALL: [TableKind; 15] = [
         TableKind::Pocket,
         TableKind::Corners,
         TableKind::Edges6,
@@ -78,6 +84,7 @@ impl TableKind {
         TableKind::Phase1Sym,
         TableKind::Phase2,
         TableKind::Phase2Slice,
+        TableKind::H48Parity,
     ];
 
     /// The tables `gen-tables` builds when none are named: those the solvers read by default.
@@ -124,6 +131,7 @@ impl TableKind {
             TableKind::Phase1Sym => "phase1-sym",
             TableKind::Phase2 => "phase2",
             TableKind::Phase2Slice => "phase2-slice",
+            TableKind::H48Parity => "h48-parity",
         }
     }
 
@@ -139,6 +147,20 @@ impl TableKind {
             _ => return None,
         };
         Some(Shape { places, flips })
+    }
+
+    /// The kept flips of an `h48-*` table.
+    pub const fn h48_flips(self) -> Option<H48Flips> {
+        match self {
+            TableKind::H48Parity => Some(H48Flips::Parity),
+            _ => None,
+        }
+    }
+
+    /// Whether the kind is a coset table stored in 2-bit entries relative to a base (`ud-*`,
+    /// `h48-*`).
+    pub const fn is_based(self) -> bool {
+        self.ud_shape().is_some() || self.h48_flips().is_some()
     }
 
     pub fn from_name(name: &str) -> Option<TableKind> {
@@ -168,10 +190,10 @@ pub struct TableId {
 }
 
 impl TableId {
-    /// A table in its kind's own encoding: based for the `ud` coset tables, bytes for
+    /// A table in its kind's own encoding: based for the coset tables, bytes for
     /// `phase2`, exact 4-bit distances for the others.
     pub const fn new(kind: TableKind, metric: Metric) -> TableId {
-        let encoding = if kind.ud_shape().is_some() {
+        let encoding = if kind.is_based() {
             Encoding::Based
         } else if matches!(kind, TableKind::Phase2) {
             // Its distances reach 18, beyond what four bits hold.

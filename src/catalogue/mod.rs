@@ -14,7 +14,7 @@ pub use kind::{TableId, TableKind, metric_code, metric_of_code};
 use crate::bfs::{BfsError, BfsOutcome, Pass, breadth_first, breadth_first_rows};
 use crate::model::cube::Metric;
 use crate::packing::{Encoding, based};
-use crate::space::{corners, edges, phase1, pocket, twophase, ud};
+use crate::space::{RowSpace, corners, edges, h48, phase1, pocket, twophase, ud};
 use crate::table::{Contents, TableError, TableHeader, write_table};
 use indicatif::ProgressBar;
 use std::path::Path;
@@ -36,6 +36,7 @@ pub fn entries(kind: TableKind) -> u64 {
         TableKind::Phase1Sym => twophase::PHASE1_ENTRIES,
         TableKind::Phase2 => twophase::PHASE2_ENTRIES,
         TableKind::Phase2Slice => twophase::PHASE2_SLICE_ENTRIES,
+        TableKind::H48Parity => kind.h48_flips().map_or(0, |flips| flips.entries()),
         // A subgroup's size is its generators' (see `group::Sizes`).
         TableKind::Group => 0,
     }
@@ -156,6 +157,19 @@ pub struct Built {
     pub passes: Vec<Pass>,
 }
 
+/// A coset table's entries: exact distances by the row pass, then packed two bits an entry
+/// relative to a base (see [`based`]).
+fn based_rows<S: RowSpace>(space: &S, progress: &ProgressBar) -> Result<BfsOutcome, BfsError> {
+    let exact = breadth_first_rows(space, Encoding::Nibble, progress)?;
+    let base = based::base_of(&exact.histogram);
+    Ok(BfsOutcome {
+        encoding: Encoding::Based,
+        packed: based::pack(exact.packed, space.size(), base),
+        histogram: exact.histogram,
+        passes: exact.passes,
+    })
+}
+
 /// Builds table `id` by breadth-first search and writes it into `dir`.
 pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, BuildError> {
     let (metric, encoding) = (id.metric, id.encoding);
@@ -184,14 +198,15 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, B
                 return Err(BuildError::Encoding(id.kind.name(), encoding.name()));
             }
             let space = ud::UdSpace::new(shape, metric);
-            let exact = breadth_first_rows(&ud::UdRows::new(&space), Encoding::Nibble, progress)?;
-            let base = based::base_of(&exact.histogram);
-            BfsOutcome {
-                encoding,
-                packed: based::pack(exact.packed, shape.entries(), base),
-                histogram: exact.histogram,
-                passes: exact.passes,
+            based_rows(&ud::UdRows::new(&space), progress)?
+        }
+        TableKind::H48Parity => {
+            let flips = id.kind.h48_flips().expect("an h48 table kind");
+            if encoding != Encoding::Based {
+                return Err(BuildError::Encoding(id.kind.name(), encoding.name()));
             }
+            let space = h48::H48Space::new(flips, metric);
+            based_rows(&h48::H48Rows::new(&space), progress)?
         }
         TableKind::Phase1Sym => breadth_first(
             &twophase::SymProductSpace::phase1(metric),

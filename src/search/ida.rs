@@ -112,6 +112,7 @@ enum Engine {
     Korf(Box<Ida<super::heuristic::KorfHeuristic>>),
     Phase1(Box<Ida<super::heuristic::Phase1Heuristic>>),
     Ud(Box<Ida<super::heuristic::UdHeuristic>>),
+    H48(Box<Ida<super::heuristic::H48Heuristic>>),
 }
 
 impl Solver {
@@ -120,6 +121,7 @@ impl Solver {
             AnyHeuristic::Korf(h) => Engine::Korf(Box::new(Ida::new(*h))),
             AnyHeuristic::Phase1(h) => Engine::Phase1(Box::new(Ida::new(*h))),
             AnyHeuristic::Ud(h) => Engine::Ud(Box::new(Ida::new(*h))),
+            AnyHeuristic::H48(h) => Engine::H48(Box::new(Ida::new(*h))),
         };
         Solver { engine }
     }
@@ -129,6 +131,7 @@ impl Solver {
             Engine::Korf(ida) => ida.heuristic.metric(),
             Engine::Phase1(ida) => ida.heuristic.metric(),
             Engine::Ud(ida) => ida.heuristic.metric(),
+            Engine::H48(ida) => ida.heuristic.metric(),
         }
     }
 
@@ -144,6 +147,7 @@ impl Solver {
             Engine::Korf(ida) => ida.solve(cube, limits, on_iteration),
             Engine::Phase1(ida) => ida.solve(cube, limits, on_iteration),
             Engine::Ud(ida) => ida.solve(cube, limits, on_iteration),
+            Engine::H48(ida) => ida.solve(cube, limits, on_iteration),
         }
     }
 }

@@ -4,6 +4,8 @@
 pub mod corners;
 pub mod edges;
 pub mod group;
+pub mod h48;
+pub mod masks;
 pub mod phase1;
 pub mod pocket;
 pub mod stages;

@@ -10,14 +10,18 @@
 //! - [`Phase1Heuristic`]: the corner table and the phase-1 table read along the three axes
 //!   (Michael Reid's method);
 //! - [`UdHeuristic`]: a symmetry-reduced coset table of the `ud` family read along the three axes
-//!   (Tomas Rokicki's nxopt).
+//!   (Tomas Rokicki's nxopt);
+//! - [`H48Heuristic`]: a coset table of the `h48` family, reduced by all 48 symmetries and read
+//!   once (Sebastiano Tronto's H48).
 //!
 //! [`AnyHeuristic`] opens the family a table kind belongs to.
 
+mod h48;
 mod korf;
 mod phase1;
 mod ud;
 
+pub use h48::H48Heuristic;
 pub use korf::KorfHeuristic;
 pub use phase1::Phase1Heuristic;
 pub use ud::UdHeuristic;
@@ -133,6 +137,7 @@ pub enum AnyHeuristic {
     Korf(Box<KorfHeuristic>),
     Phase1(Box<Phase1Heuristic>),
     Ud(Box<UdHeuristic>),
+    H48(Box<H48Heuristic>),
 }
 
 impl AnyHeuristic {
@@ -148,10 +153,13 @@ impl AnyHeuristic {
             TableKind::Phase1 => {
                 AnyHeuristic::Phase1(Box::new(Phase1Heuristic::open(dir, metric)?))
             }
-            _ => match kind.ud_shape() {
-                Some(_) => AnyHeuristic::Ud(Box::new(UdHeuristic::open(dir, metric, kind)?)),
-                None => return Err(TableError::NotAHeuristic(kind.name())),
-            },
+            _ if kind.ud_shape().is_some() => {
+                AnyHeuristic::Ud(Box::new(UdHeuristic::open(dir, metric, kind)?))
+            }
+            _ if kind.h48_flips().is_some() => {
+                AnyHeuristic::H48(Box::new(H48Heuristic::open(dir, metric, kind)?))
+            }
+            _ => return Err(TableError::NotAHeuristic(kind.name())),
         })
     }
 
@@ -160,6 +168,7 @@ impl AnyHeuristic {
             AnyHeuristic::Korf(h) => h.metric(),
             AnyHeuristic::Phase1(h) => h.metric(),
             AnyHeuristic::Ud(h) => h.metric(),
+            AnyHeuristic::H48(h) => h.metric(),
         }
     }
 
@@ -169,6 +178,7 @@ impl AnyHeuristic {
             AnyHeuristic::Korf(h) => h.value(cube),
             AnyHeuristic::Phase1(h) => h.value(cube),
             AnyHeuristic::Ud(h) => h.value(cube),
+            AnyHeuristic::H48(h) => h.value(cube),
         }
     }
 }

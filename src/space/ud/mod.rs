@@ -40,8 +40,8 @@ use crate::coord::{
     unrank_digits,
 };
 use crate::model::cube::{Corners, Cube3, Edges, Face, Metric, Move, Symmetry};
+use crate::space::masks::slots_where;
 use crate::space::{MoveSpace, RowSpace, StateSpace};
-use masks::slots_where;
 use serde::{Deserialize, Serialize};
 
 /// Ways for the four U-layer corners (pieces URF UFL ULB UBR) to occupy four slots.

@@ -3,6 +3,7 @@
 
 use super::masks::*;
 use super::*;
+use crate::space::masks::*;
 
 /// The coordinate machinery of one shape and metric: move tables and slot maps for each part,
 /// the corner classes, and how the symmetries act on the edge parts.

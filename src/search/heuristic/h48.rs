@@ -1,0 +1,204 @@
+//! A table of the `h48` family (cosets of a subgroup every symmetry keeps, reduced by all 48;
+//! see [`crate::space::h48`]) read once for the position and once for its inverse (Sebastiano
+//! Tronto's H48 solver).
+//!
+//! One lookup sees what the `ud` family sees in three: the reduction by all 48 symmetries
+//! already folds the three axes together. The subgroup holds the six half turns, so a tight
+//! bound rules them out as a solution's last move; for the inverse position, as the next move
+//! (see [`super::Phase1Heuristic`]'s dual lookup). The inverse of a node reached by a half turn
+//! lies in its parent's inverse's coset, so its dual value is inherited, not looked up.
+
+use super::{Entries, Heuristic, open_table};
+use crate::catalogue::{TableId, TableKind};
+use crate::model::cube::{Cube3, Metric, Move};
+use crate::packing::based::{Based, base_of};
+use crate::space::h48::{H48Coord, H48Space};
+use crate::table::{Table, TableError};
+use std::path::Path;
+
+/// A node's coset coordinate and its table index.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct H48Coords {
+    coord: H48Coord,
+    index: u64,
+}
+
+/// What the dual lookup keeps of a node's inverse position: its coordinates and value, so that
+/// the node can be turned around.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct H48Side {
+    coords: H48Coords,
+    value: u8,
+}
+
+pub struct H48Heuristic {
+    metric: Metric,
+    space: H48Space,
+    /// The turns (a bit mask) that lie in the subgroup: the half turns.
+    subgroup: u32,
+    /// The table's lines (see [`Based`]) and base.
+    lines: Entries,
+    base: u8,
+    goal: u64,
+    // The mapping `lines` reads; declared last, dropped after it.
+    _table: Table,
+}
+
+impl H48Heuristic {
+    /// Maps the `h48-*` table `kind` of `metric`.
+    pub fn open(dir: &Path, metric: Metric, kind: TableKind) -> Result<H48Heuristic, TableError> {
+        let flips = kind
+            .h48_flips()
+            .ok_or(TableError::NotAHeuristic(kind.name()))?;
+        let id = TableId::new(kind, metric);
+        let table = open_table(dir, id)?;
+        let damaged = |problem: &str| TableError::Damaged {
+            path: table.path().to_path_buf(),
+            problem: problem.into(),
+            rebuild: id.rebuild_command(dir),
+        };
+        let based = Based::new(table.payload())
+            .ok_or_else(|| damaged("its trailer holds no valid base"))?;
+        if based.base() != base_of(&table.header().histogram) {
+            return Err(damaged("its base disagrees with its histogram"));
+        }
+        let (lines, base) = (Entries::of_bytes(based.lines()), based.base());
+        let space = H48Space::new(flips, metric);
+        let goal = space.index(H48Coord::of(&Cube3::SOLVED));
+        Ok(H48Heuristic {
+            metric,
+            subgroup: space.subgroup_turns(),
+            space,
+            lines,
+            base,
+            goal,
+            _table: table,
+        })
+    }
+
+    #[inline(always)]
+    fn table(&self) -> Based<'_> {
+        Based::from_parts(self.lines.bytes(), self.base)
+    }
+
+    #[inline(always)]
+    fn value(&self, c: &H48Coords) -> u8 {
+        self.table().value(c.index)
+    }
+
+    /// The coordinates of `cube`, their table line asked for.
+    #[inline]
+    fn coords_of(&self, cube: &Cube3) -> H48Coords {
+        let coord = H48Coord::of(cube);
+        let index = self.space.index(coord);
+        self.table().prefetch(index);
+        H48Coords { coord, index }
+    }
+
+    /// The moves that may follow a node (or begin its other end) whose bound on that side is
+    /// `value` with `budget` moves left: no half turn where the bound is tight.
+    #[inline(always)]
+    fn narrowed(&self, value: u8, budget: u8) -> u32 {
+        if value == budget {
+            !self.subgroup
+        } else {
+            u32::MAX
+        }
+    }
+}
+
+impl Heuristic for H48Heuristic {
+    type Coords = H48Coords;
+    /// The inverse position's coordinates; unset for a child reached by a half turn.
+    type Inverse = H48Coords;
+    type Dual = H48Side;
+
+    fn metric(&self) -> Metric {
+        self.metric
+    }
+
+    fn moves(&self) -> &[Move] {
+        self.space.moves()
+    }
+
+    fn coords(&self, cube: &Cube3) -> H48Coords {
+        self.coords_of(cube)
+    }
+
+    /// Moves the coordinate and asks for its corner class; [`Heuristic::ready`] then finds the
+    /// index, once the classes of all children are on their way.
+    #[inline]
+    fn child(&self, c: &H48Coords, turn: usize) -> H48Coords {
+        let coord = self.space.apply_coord(c.coord, turn);
+        self.space.prefetch_class(coord);
+        H48Coords { coord, index: 0 }
+    }
+
+    #[inline]
+    fn ready(&self, c: &mut H48Coords) {
+        c.index = self.space.index(c.coord);
+        self.table().prefetch(c.index);
+    }
+
+    #[inline(always)]
+    fn bound(&self, c: &H48Coords, _budget: u8) -> u8 {
+        self.value(c)
+    }
+
+    /// The coset coordinate ignores where pieces are within their tetrads and slices.
+    fn coords_determine_position(&self) -> bool {
+        false
+    }
+
+    fn is_goal(&self, c: &H48Coords) -> bool {
+        c.index == self.goal
+    }
+
+    #[inline]
+    fn inverse(&self, cube: &Cube3, turn: u8) -> H48Coords {
+        if self.subgroup >> turn & 1 == 1 {
+            return H48Coords::default();
+        }
+        self.coords_of(&cube.inverse())
+    }
+
+    #[inline]
+    fn dual(&self, inverse: &H48Coords, turn: u8, side: &mut H48Side, budget: u8) -> Option<u32> {
+        if self.subgroup >> turn & 1 == 0 {
+            *side = H48Side {
+                coords: *inverse,
+                value: self.value(inverse),
+            };
+        }
+        (side.value <= budget).then(|| self.narrowed(side.value, budget))
+    }
+
+    fn root_dual(&self, cube: &Cube3) -> H48Side {
+        let coords = self.coords_of(&cube.inverse());
+        H48Side {
+            coords,
+            value: self.value(&coords),
+        }
+    }
+
+    const BIDIRECTIONAL: bool = true;
+
+    #[inline]
+    fn other_end_moves(&self, c: &H48Coords, budget: u8) -> u32 {
+        self.narrowed(self.value(c), budget)
+    }
+
+    #[inline]
+    fn prefers_other_end(&self, c: &H48Coords, side: &H48Side) -> bool {
+        side.value > self.value(c)
+    }
+
+    #[inline]
+    fn turn_around(&self, c: &H48Coords, side: &H48Side) -> (H48Coords, H48Side) {
+        let own = H48Side {
+            coords: *c,
+            value: self.value(c),
+        };
+        (side.coords, own)
+    }
+}

@@ -1,0 +1,297 @@
+//! The coordinate machinery of one member and metric ([`H48Space`]): move tables, slot maps, the
+//! corner classes, and how the symmetries act on the edge masks.
+
+use super::*;
+use crate::coord::classes::SymClasses;
+use crate::model::cube::{Edges, Face, Metric, Move, Symmetry};
+use crate::space::masks::{ALL_SLOTS, EdgeMove, MaskRanks, SlotMap, compress, deposit};
+use crate::space::{MoveSpace, StateSpace, move_table};
+
+/// How a symmetry changes the edge masks. The edge in slot `j` goes to slot `slots(j)`, and the
+/// edges of slice `source[x]` become edges of slice `x`. An edge's flip changes when it sits
+/// outside its own slice and the symmetry moves its reference sticker to the other face of its
+/// pair (`refers`): the flip of an edge of slice `a` in a slot of slice `b` changes
+/// by `refers[a] ^ refers[b]`, so an edge in its own slice keeps its flip, as `H0` needs.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct EdgeSym48 {
+    pub(super) slots: SlotMap,
+    pub(super) source: [usize; 3],
+    /// Per slice, whether the symmetry moves its edges' reference sticker (the U or D sticker,
+    /// the F or B one for the E slice) off the image's reference, up to one choice for all
+    /// three: only differences between slices show.
+    pub(super) refers: [bool; 3],
+}
+
+impl EdgeSym48 {
+    pub(super) fn new(symmetry: u8) -> EdgeSym48 {
+        let sym = Symmetry::nth(symmetry);
+        let conjugate = |edges: Edges| {
+            sym.conjugate(&Cube3 {
+                corners: Corners::SOLVED,
+                edges,
+            })
+            .edges
+        };
+        // Where each slot's edge goes: follow a single flip.
+        let mut to = [0u8; 12];
+        for (slot, target) in to.iter_mut().enumerate() {
+            let mut one = Edges::SOLVED;
+            one.ori[slot] = 1;
+            let flipped = conjugate(one).ori;
+            *target = flipped.iter().position(|&o| o == 1).expect("one flip") as u8;
+        }
+        let slice_of = |piece: u8| SLICE_PIECES.iter().position(|set| set >> piece & 1 == 1);
+        let first = |slice: usize| SLICE_PIECES[slice].trailing_zeros() as u8;
+        let source = std::array::from_fn(|x| {
+            (0..3)
+                .find(|&a| slice_of(to[usize::from(first(a))]) == Some(x))
+                .expect("a symmetry permutes the slices")
+        });
+        // An edge of slice `a` in a home slot of slice `b` shows `refers[a] ^ refers[b]` after
+        // conjugation; only the differences matter, so slice M's is taken as false.
+        let shown = |a: usize, b: usize| {
+            let (piece, slot) = (first(a), first(b));
+            let mut moved = Edges::SOLVED;
+            moved.perm.swap(usize::from(piece), usize::from(slot));
+            conjugate(moved).ori[usize::from(to[usize::from(slot)])] == 1
+        };
+        let refers = [false, shown(1, 0), shown(2, 0)];
+        EdgeSym48 {
+            slots: SlotMap::new(to),
+            source,
+            refers,
+        }
+    }
+
+    /// The edge masks of the conjugate of a position with M- and S-slice edges in `m` and `s`
+    /// and flips `flips`: its `(m, s, flips)`.
+    #[inline(always)]
+    pub(super) fn apply(&self, m: u32, s: u32, flips: u32) -> (u32, u32, u32) {
+        let by_slice = [m, s, !(m | s) & ALL_SLOTS];
+        let mut changed = flips;
+        for slice in 0..3 {
+            if self.refers[slice] {
+                changed ^= by_slice[slice] ^ SLICE_PIECES[slice];
+            }
+        }
+        (
+            self.slots.apply(by_slice[self.source[0]]),
+            self.slots.apply(by_slice[self.source[1]]),
+            self.slots.apply(changed),
+        )
+    }
+}
+
+/// The coordinate machinery of one member and metric: move tables and slot maps for each part,
+/// the corner classes, and how the symmetries act on the edge masks.
+pub struct H48Space {
+    pub(super) flips: H48Flips,
+    pub(super) moves: Vec<Move>,
+    pub(super) split_moves: Vec<u8>,
+    pub(super) twist_moves: Vec<u16>,
+    pub(super) edge_moves: Vec<EdgeMove>,
+    /// Per corner value: `class << 6 | symmetry`.
+    pub(super) reduce: Vec<u32>,
+    /// Per class: its representative's corner part.
+    pub(super) reps: Vec<u32>,
+    /// Per class: the symmetries fixing its representative, beyond the identity.
+    pub(super) stabilizers: Vec<u64>,
+    pub(super) edge_syms: Vec<EdgeSym48>,
+    pub(super) ranks: MaskRanks,
+    /// The turns that lie in the subgroup: the half turns (none in the quarter-turn metric).
+    in_subgroup: u32,
+}
+
+impl H48Space {
+    pub fn new(flips: H48Flips, metric: Metric) -> H48Space {
+        let moves = metric.generators(&Face::ALL);
+        let syms: Vec<u8> = (0..SYMS as u8).collect();
+        let corner_cube = |corners| Cube3 {
+            corners: corners_of(corners),
+            edges: Edges::SOLVED,
+        };
+        let classes = SymClasses::new(CORNER_VALUES, &syms, |value, s| {
+            H48Coord::of(&Symmetry::nth(s).conjugate(&corner_cube(value))).corners()
+        });
+        assert_eq!(classes.count() as u32, CORNER_CLASSES);
+        let split_moves = move_table(
+            u64::from(SPLITS),
+            &moves,
+            |split| corner_cube(split as u32 * TWISTS),
+            Cube3::apply,
+            |c| u64::from(H48Coord::of(c).split),
+        );
+        let twist_moves = move_table(
+            u64::from(TWISTS),
+            &moves,
+            |twist| corner_cube(twist as u32),
+            Cube3::apply,
+            |c| u64::from(H48Coord::of(c).twist),
+        );
+        let in_subgroup = moves.iter().enumerate().fold(0, |mask, (turn, m)| {
+            mask | u32::from(m.quarter_turns() == 2) << turn
+        });
+        H48Space {
+            flips,
+            split_moves,
+            twist_moves,
+            edge_moves: moves.iter().map(|&m| EdgeMove::new(m)).collect(),
+            reduce: (0..CORNER_VALUES)
+                .map(|v| classes.class_of(v) << 6 | u32::from(classes.to_representative(v)))
+                .collect(),
+            reps: (0..CORNER_CLASSES)
+                .map(|c| classes.representative(c))
+                .collect(),
+            stabilizers: (0..CORNER_CLASSES)
+                .map(|c| classes.stabilizer(c) & !1)
+                .collect(),
+            edge_syms: syms.iter().map(|&s| EdgeSym48::new(s)).collect(),
+            ranks: MaskRanks::new(),
+            in_subgroup,
+            moves,
+        }
+    }
+
+    pub fn flips(&self) -> H48Flips {
+        self.flips
+    }
+
+    /// The turns, in the order `turn` numbers refer to.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The turns (a bit mask over turn numbers) that lie in the subgroup: a solution whose
+    /// length equals a tight bound cannot end with one of them, or the subgroup would have
+    /// been reached a move sooner.
+    pub fn subgroup_turns(&self) -> u32 {
+        self.in_subgroup
+    }
+
+    /// The coordinate after move number `turn`.
+    #[inline]
+    pub fn apply_coord(&self, c: H48Coord, turn: usize) -> H48Coord {
+        let n = self.moves.len();
+        let edge = &self.edge_moves[turn];
+        H48Coord {
+            split: self.split_moves[usize::from(c.split) * n + turn],
+            twist: self.twist_moves[usize::from(c.twist) * n + turn],
+            m: edge.slots.apply(c.m.into()) as u16,
+            s: edge.slots.apply(c.s.into()) as u16,
+            flips: (edge.slots.apply(c.flips.into()) ^ edge.flips) as u16,
+        }
+    }
+
+    /// The edge part of an index for edge masks.
+    #[inline(always)]
+    pub(super) fn edge_value(&self, m: u32, s: u32, flips: u32) -> u32 {
+        let e = !(m | s) & ALL_SLOTS;
+        let placement = u32::from(self.ranks.of12[e as usize]) * 70
+            + u32::from(self.ranks.of8[compress(m, !e & ALL_SLOTS) as usize]);
+        self.flips.kept(flips, m, s) * PLACEMENTS + placement
+    }
+
+    /// The edge masks of `c` seen through symmetry number `sym`.
+    #[inline(always)]
+    pub(super) fn conjugate_edges(&self, c: &H48Coord, sym: usize) -> (u32, u32, u32) {
+        self.edge_syms[sym].apply(c.m.into(), c.s.into(), c.flips.into())
+    }
+
+    /// Asks for what [`H48Space::index`] reads first for `c`: its corner class.
+    #[inline(always)]
+    pub fn prefetch_class(&self, c: H48Coord) {
+        crate::space::prefetch(&self.reduce, c.corners() as usize);
+    }
+
+    /// The table index of a coordinate (one of several for a self-symmetric corner class).
+    #[inline]
+    pub fn index(&self, c: H48Coord) -> u64 {
+        let reduced = self.reduce[c.corners() as usize];
+        let (class, sym) = (reduced >> 6, (reduced & 63) as usize);
+        let (m, s, flips) = self.conjugate_edges(&c, sym);
+        u64::from(class) * u64::from(self.flips.edge_values())
+            + u64::from(self.edge_value(m, s, flips))
+    }
+
+    /// A coordinate whose index is `index`: the class representative's corners and the edge
+    /// value's masks.
+    pub fn coord_of(&self, index: u64) -> H48Coord {
+        let edge_values = u64::from(self.flips.edge_values());
+        let corners = self.reps[(index / edge_values) as usize];
+        let mut c = self.edge_coord_of((index % edge_values) as u32);
+        c.split = (corners / TWISTS) as u8;
+        c.twist = (corners % TWISTS) as u16;
+        c
+    }
+
+    /// The edge masks of edge value `edge`, the corner part solved.
+    pub(super) fn edge_coord_of(&self, edge: u32) -> H48Coord {
+        let (kept, placement) = (edge / PLACEMENTS, edge % PLACEMENTS);
+        let e = u32::from(self.ranks.mask12[(placement / 70) as usize]);
+        let m = deposit(
+            u32::from(self.ranks.mask8[(placement % 70) as usize]),
+            !e & ALL_SLOTS,
+        );
+        let s = !(e | m) & ALL_SLOTS;
+        H48Coord {
+            m: m as u16,
+            s: s as u16,
+            flips: self.flips.flips_of(kept, m, s) as u16,
+            ..H48Coord::default()
+        }
+    }
+
+    /// The smallest edge value of position `edge` of class `class`'s row over the symmetries
+    /// that fix the class's representative.
+    fn smallest_edge(&self, class: usize, edge: u32) -> u32 {
+        let mut stabilizer = self.stabilizers[class];
+        let c = self.edge_coord_of(edge);
+        let mut best = edge;
+        while stabilizer != 0 {
+            let sym = stabilizer.trailing_zeros() as usize;
+            stabilizer &= stabilizer - 1;
+            let (m, s, flips) = self.conjugate_edges(&c, sym);
+            best = best.min(self.edge_value(m, s, flips));
+        }
+        best
+    }
+}
+
+impl MoveSpace for H48Space {
+    fn move_count(&self) -> usize {
+        self.moves.len()
+    }
+
+    #[inline]
+    fn apply(&self, state: u64, turn: usize) -> u64 {
+        let moved = self.apply_coord(self.coord_of(state), turn);
+        self.representative(self.index(moved))
+    }
+}
+
+impl StateSpace for H48Space {
+    fn size(&self) -> u64 {
+        self.flips.entries()
+    }
+
+    fn goals(&self) -> Vec<u64> {
+        vec![self.index(H48Coord::of(&Cube3::SOLVED))]
+    }
+
+    fn has_duplicates(&self) -> bool {
+        true
+    }
+
+    /// The smallest index of the same position: for a self-symmetric corner class, the
+    /// smallest edge value over the symmetries that fix the representative.
+    #[inline]
+    fn representative(&self, state: u64) -> u64 {
+        let edge_values = u64::from(self.flips.edge_values());
+        let class = (state / edge_values) as usize;
+        if self.stabilizers[class] == 0 {
+            return state;
+        }
+        let edge = (state % edge_values) as u32;
+        class as u64 * edge_values + u64::from(self.smallest_edge(class, edge))
+    }
+}
