@@ -58,6 +58,9 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
         // The two-phase tables' space finds each move's class through a table of a million
         // entries: 11-13 s and 10 s on two cores (reports/two-phase.md).
         None if matches!(kind, TableKind::Phase1Sym | TableKind::Phase2) => 5.5e6,
+        // The 48-symmetry cosets' rows are 138,600 entries, all tables in cache: 9.8 s on two
+        // cores for `h48-parity` (reports/performance.md).
+        None if kind.h48_flips().is_some() => 24.0e6,
         None => 15.0e6,
     };
     let bytes = match kind {

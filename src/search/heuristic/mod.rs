@@ -232,13 +232,14 @@ pub(crate) fn missing_tables(
 }
 
 /// The 3x3 heuristics, strongest per search first: the coset tables by size, then the others.
-const HEURISTICS: [TableKind; 9] = [
+const HEURISTICS: [TableKind; 10] = [
     TableKind::UdOrderF8,
     TableKind::UdF12,
     TableKind::UdLayersF4,
     TableKind::UdOrderF4,
     TableKind::UdF8,
     TableKind::Phase1,
+    TableKind::H48Parity,
     TableKind::Edges7,
     TableKind::UdF4,
     TableKind::Edges6,
