@@ -3,7 +3,7 @@
 //! reads them at every node.
 
 use crate::coord::{rank_combination, unrank_combination};
-use crate::model::cube::{Cube3, Move};
+use crate::model::cube::{Corners, Cube3, Edges, Move, Symmetry};
 
 /// Ways for four edges to occupy four of the twelve slots.
 pub const SLOTS_4_OF_12: u32 = 495;
@@ -143,4 +143,25 @@ impl EdgeMove {
             flips: slots_where(&edges.ori, |o| o == 1),
         }
     }
+}
+
+/// The edges of the conjugate by symmetry number `symmetry` of a position with edges `edges`
+/// and solved corners.
+pub(crate) fn conjugate_edges(symmetry: u8, edges: Edges) -> Edges {
+    let cube = Cube3 {
+        corners: Corners::SOLVED,
+        edges,
+    };
+    Symmetry::nth(symmetry).conjugate(&cube).edges
+}
+
+/// Where symmetry number `symmetry` sends the edge of each slot (`to[j]` for slot `j`), found
+/// by following a single flip through the conjugation.
+pub(crate) fn slots_under(symmetry: u8) -> [u8; 12] {
+    std::array::from_fn(|slot| {
+        let mut one = Edges::SOLVED;
+        one.ori[slot] = 1;
+        let flipped = conjugate_edges(symmetry, one).ori;
+        flipped.iter().position(|&o| o == 1).expect("one flip") as u8
+    })
 }

@@ -4,7 +4,9 @@
 use super::*;
 use crate::coord::classes::SymClasses;
 use crate::model::cube::{Edges, Face, Metric, Move, Symmetry};
-use crate::space::masks::{ALL_SLOTS, EdgeMove, MaskRanks, SlotMap, compress, deposit};
+use crate::space::masks::{
+    ALL_SLOTS, EdgeMove, MaskRanks, SlotMap, compress, conjugate_edges, deposit, slots_under,
+};
 use crate::space::{MoveSpace, StateSpace, move_table};
 
 /// How a symmetry changes the edge masks. The edge in slot `j` goes to slot `slots(j)`, and the
@@ -24,22 +26,8 @@ pub(super) struct EdgeSym48 {
 
 impl EdgeSym48 {
     pub(super) fn new(symmetry: u8) -> EdgeSym48 {
-        let sym = Symmetry::nth(symmetry);
-        let conjugate = |edges: Edges| {
-            sym.conjugate(&Cube3 {
-                corners: Corners::SOLVED,
-                edges,
-            })
-            .edges
-        };
-        // Where each slot's edge goes: follow a single flip.
-        let mut to = [0u8; 12];
-        for (slot, target) in to.iter_mut().enumerate() {
-            let mut one = Edges::SOLVED;
-            one.ori[slot] = 1;
-            let flipped = conjugate(one).ori;
-            *target = flipped.iter().position(|&o| o == 1).expect("one flip") as u8;
-        }
+        let conjugate = |edges: Edges| conjugate_edges(symmetry, edges);
+        let to = slots_under(symmetry);
         let slice_of = |piece: u8| SLICE_PIECES.iter().position(|set| set >> piece & 1 == 1);
         let first = |slice: usize| SLICE_PIECES[slice].trailing_zeros() as u8;
         let source = std::array::from_fn(|x| {

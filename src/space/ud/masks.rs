@@ -1,7 +1,7 @@
 //! How the U-D symmetries act on the edge masks.
 
 use super::*;
-use crate::space::masks::{ALL_SLOTS, SlotMap};
+use crate::space::masks::{ALL_SLOTS, SlotMap, conjugate_edges, slots_under};
 
 /// How a U-D symmetry changes the edge masks. The edge in slot `j` goes to slot `slots(j)`.
 /// With `swaps_layers` (the symmetry turns the cube upside down) U-layer edges become D-layer
@@ -20,22 +20,8 @@ pub(super) const SLICE_SLOTS: u32 = 0b1111_0000_0000;
 
 impl EdgeSym {
     pub(super) fn new(symmetry: u8) -> EdgeSym {
-        let s = Symmetry::nth(symmetry);
-        let conjugate = |edges: Edges| {
-            s.conjugate(&Cube3 {
-                corners: Corners::SOLVED,
-                edges,
-            })
-            .edges
-        };
-        // Where each slot's edge goes: follow a single flip.
-        let mut to = [0u8; 12];
-        for (slot, target) in to.iter_mut().enumerate() {
-            let mut one = Edges::SOLVED;
-            one.ori[slot] = 1;
-            let flipped = conjugate(one).ori;
-            *target = flipped.iter().position(|&o| o == 1).expect("one flip") as u8;
-        }
+        let conjugate = |edges: Edges| conjugate_edges(symmetry, edges);
+        let to = slots_under(symmetry);
         // An E-slice edge moved into a U slot, unflipped: does conjugation flip it?
         let mut swapped = Edges::SOLVED;
         swapped.perm.swap(0, usize::from(FIRST_SLICE_EDGE));
