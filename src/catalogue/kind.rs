@@ -3,7 +3,7 @@
 
 use crate::model::cube::Metric;
 use crate::packing::Encoding;
-use crate::space::h48::H48Flips;
+use crate::space::h48::{H48Flips, H48Table};
 use crate::space::ud::{EdgeFlips as F, EdgePlaces as P, Shape};
 use crate::table::{SpaceCode, Table, TableError, TableHeader, Verify, import_zst, zst_path};
 use std::path::{Path, PathBuf};
@@ -66,10 +66,30 @@ pub enum TableKind {
     /// 470,269,800 entries.
     #[value(name = "h48-parity")]
     H48Parity,
+    /// ... x each slice's flips up to flipping the whole slice (instead of its parity):
+    /// 30,097,267,200 entries, 7.5 GB.
+    #[value(name = "h48-flips")]
+    H48Flips,
+    /// `h48-flips` with the kept flips cut to 7 bits (the smallest entry of each pair):
+    /// 15,048,633,600 entries, 3.8 GB. Read off `h48-flips`' exact entries as it is built.
+    #[value(name = "h48-flips7")]
+    H48Flips7,
+    /// ... to 6 bits: 7,524,316,800 entries, 1.9 GB.
+    #[value(name = "h48-flips6")]
+    H48Flips6,
+    /// ... to 5 bits: 3,762,158,400 entries, 940 MB.
+    #[value(name = "h48-flips5")]
+    H48Flips5,
+    /// ... to 4 bits: 1,881,079,200 entries, 470 MB.
+    #[value(name = "h48-flips4")]
+    H48Flips4,
+    /// ... to 3 bits: 940,539,600 entries, 235 MB.
+    #[value(name = "h48-flips3")]
+    H48Flips3,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 15] = [
+    pub const ALL: [TableKind; 21] = [
         TableKind::Pocket,
         TableKind::Corners,
         TableKind::Edges6,
@@ -85,6 +105,12 @@ impl TableKind {
         TableKind::Phase2,
         TableKind::Phase2Slice,
         TableKind::H48Parity,
+        TableKind::H48Flips,
+        TableKind::H48Flips7,
+        TableKind::H48Flips6,
+        TableKind::H48Flips5,
+        TableKind::H48Flips4,
+        TableKind::H48Flips3,
     ];
 
     /// The tables `gen-tables` builds when none are named: those the solvers read by default.
@@ -132,6 +158,12 @@ impl TableKind {
             TableKind::Phase2 => "phase2",
             TableKind::Phase2Slice => "phase2-slice",
             TableKind::H48Parity => "h48-parity",
+            TableKind::H48Flips => "h48-flips",
+            TableKind::H48Flips7 => "h48-flips7",
+            TableKind::H48Flips6 => "h48-flips6",
+            TableKind::H48Flips5 => "h48-flips5",
+            TableKind::H48Flips4 => "h48-flips4",
+            TableKind::H48Flips3 => "h48-flips3",
         }
     }
 
@@ -149,18 +181,25 @@ impl TableKind {
         Some(Shape { places, flips })
     }
 
-    /// The kept flips of an `h48-*` table.
-    pub const fn h48_flips(self) -> Option<H48Flips> {
-        match self {
-            TableKind::H48Parity => Some(H48Flips::Parity),
-            _ => None,
-        }
+    /// What an `h48-*` table holds: its member and how many bits of the kept flips it drops.
+    pub const fn h48_table(self) -> Option<H48Table> {
+        let (flips, dropped) = match self {
+            TableKind::H48Parity => (H48Flips::Parity, 0),
+            TableKind::H48Flips => (H48Flips::SliceFlips, 0),
+            TableKind::H48Flips7 => (H48Flips::SliceFlips, 1),
+            TableKind::H48Flips6 => (H48Flips::SliceFlips, 2),
+            TableKind::H48Flips5 => (H48Flips::SliceFlips, 3),
+            TableKind::H48Flips4 => (H48Flips::SliceFlips, 4),
+            TableKind::H48Flips3 => (H48Flips::SliceFlips, 5),
+            _ => return None,
+        };
+        Some(H48Table { flips, dropped })
     }
 
     /// Whether the kind is a coset table stored in 2-bit entries relative to a base (`ud-*`,
     /// `h48-*`).
     pub const fn is_based(self) -> bool {
-        self.ud_shape().is_some() || self.h48_flips().is_some()
+        self.ud_shape().is_some() || self.h48_table().is_some()
     }
 
     pub fn from_name(name: &str) -> Option<TableKind> {

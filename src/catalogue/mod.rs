@@ -36,7 +36,13 @@ pub fn entries(kind: TableKind) -> u64 {
         TableKind::Phase1Sym => twophase::PHASE1_ENTRIES,
         TableKind::Phase2 => twophase::PHASE2_ENTRIES,
         TableKind::Phase2Slice => twophase::PHASE2_SLICE_ENTRIES,
-        TableKind::H48Parity => kind.h48_flips().map_or(0, |flips| flips.entries()),
+        TableKind::H48Parity
+        | TableKind::H48Flips
+        | TableKind::H48Flips7
+        | TableKind::H48Flips6
+        | TableKind::H48Flips5
+        | TableKind::H48Flips4
+        | TableKind::H48Flips3 => kind.h48_table().map_or(0, |table| table.entries()),
         // A subgroup's size is its generators' (see `group::Sizes`).
         TableKind::Group => 0,
     }
@@ -58,13 +64,16 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
         // The two-phase tables' space finds each move's class through a table of a million
         // entries: 11-13 s and 10 s on two cores (reports/two-phase.md).
         None if matches!(kind, TableKind::Phase1Sym | TableKind::Phase2) => 5.5e6,
-        // The 48-symmetry cosets' rows are 138,600 entries, all tables in cache: 9.8 s on two
-        // cores for `h48-parity` (reports/performance.md).
-        None if kind.h48_flips().is_some() => 24.0e6,
+        // The 48-symmetry cosets' search costs per entry of the member searched (a coarser
+        // table is read off it): `h48-parity` 20.8 s, `h48-flips` 906 s on two cores
+        // (reports/performance.md).
+        None if kind.h48_table().is_some() => 16.5e6 * (1u64 << h48_dropped(kind)) as f64,
         None => 15.0e6,
     };
     let bytes = match kind {
         TableKind::Phase2 => entries,
+        // The member's exact entries, then the coarser table beside them.
+        _ if h48_dropped(kind) > 0 => (entries << h48_dropped(kind)).div_ceil(2) + entries / 4,
         _ => entries.div_ceil(2),
     };
     (bytes, entries as f64 / per_core_second)
@@ -152,6 +161,8 @@ pub enum BuildError {
     Encoding(&'static str, &'static str),
     #[error("{0} tables count H's own moves, the half-turn metric's: build them with --metric htm")]
     Metric(&'static str),
+    #[error("{0} is not read off the same search as the other tables asked for with it")]
+    Family(&'static str),
 }
 
 /// A table written: its header, and the passes of the search that built it.
@@ -171,6 +182,91 @@ fn based_rows<S: RowSpace>(space: &S, progress: &ProgressBar) -> Result<BfsOutco
         histogram: exact.histogram,
         passes: exact.passes,
     })
+}
+
+/// How many states the breadth-first search that builds `kind` finds: its entries, or for a
+/// coarser `h48-*` table its member's (what a progress bar counts).
+pub fn searched_entries(kind: TableKind) -> u64 {
+    entries(kind) << h48_dropped(kind)
+}
+
+/// How many bits of the kept flips an `h48-*` kind drops (0 for any other kind).
+fn h48_dropped(kind: TableKind) -> u32 {
+    kind.h48_table().map_or(0, |table| table.dropped)
+}
+
+/// Builds the `h48` tables `ids` from one breadth-first search of their member (they must share
+/// member and metric) and writes them into `dir`: the coarser tables are read off the exact
+/// entries first ([`based::pack_collapsed`]), then the member's own table, if asked for, is
+/// packed in place. The search's memory (4 bits an entry of the member: 15 GB for
+/// `h48-flips`) is the peak; each coarser table adds its own size.
+pub fn build_h48(
+    ids: &[TableId],
+    dir: &Path,
+    progress: &ProgressBar,
+) -> Result<Vec<Built>, BuildError> {
+    let Some(&first) = ids.first() else {
+        return Ok(Vec::new());
+    };
+    let table_of = |id: TableId| {
+        id.kind
+            .h48_table()
+            .ok_or(BuildError::Family(id.kind.name()))
+    };
+    let member = table_of(first)?.flips;
+    for &id in ids {
+        if table_of(id)?.flips != member || id.metric != first.metric {
+            return Err(BuildError::Family(id.kind.name()));
+        }
+        if id.encoding != Encoding::Based {
+            return Err(BuildError::Encoding(id.kind.name(), id.encoding.name()));
+        }
+    }
+    let space = h48::H48Space::new(member, first.metric);
+    let exact = breadth_first_rows(&h48::H48Rows::new(&space), Encoding::Nibble, progress)?;
+    let mut built = Vec::with_capacity(ids.len());
+    let mut own = None;
+    for &id in ids {
+        let table = table_of(id)?;
+        if table.dropped == 0 {
+            own = Some(id);
+            continue;
+        }
+        let (payload, histogram) = based::pack_collapsed(
+            &exact.packed,
+            table.entries(),
+            table.dropped,
+            based::best_base,
+        );
+        let header = id.write(dir, Encoding::Based, histogram, &payload)?;
+        built.push((
+            id,
+            Built {
+                header,
+                passes: exact.passes.clone(),
+            },
+        ));
+    }
+    if let Some(id) = own {
+        let base = based::best_base(&exact.histogram);
+        let payload = based::pack(exact.packed, member.entries(), base);
+        let header = id.write(dir, Encoding::Based, exact.histogram, &payload)?;
+        built.push((
+            id,
+            Built {
+                header,
+                passes: exact.passes,
+            },
+        ));
+    }
+    // In the order asked for.
+    Ok(ids
+        .iter()
+        .filter_map(|id| {
+            let at = built.iter().position(|(b, _)| b == id)?;
+            Some(built.swap_remove(at).1)
+        })
+        .collect())
 }
 
 /// Builds table `id` by breadth-first search and writes it into `dir`.
@@ -203,13 +299,15 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, B
             let space = ud::UdSpace::new(shape, metric);
             based_rows(&ud::UdRows::new(&space), progress)?
         }
-        TableKind::H48Parity => {
-            let flips = id.kind.h48_flips().expect("an h48 table kind");
-            if encoding != Encoding::Based {
-                return Err(BuildError::Encoding(id.kind.name(), encoding.name()));
-            }
-            let space = h48::H48Space::new(flips, metric);
-            based_rows(&h48::H48Rows::new(&space), progress)?
+        TableKind::H48Parity
+        | TableKind::H48Flips
+        | TableKind::H48Flips7
+        | TableKind::H48Flips6
+        | TableKind::H48Flips5
+        | TableKind::H48Flips4
+        | TableKind::H48Flips3 => {
+            let mut built = build_h48(&[id], dir, progress)?;
+            return Ok(built.remove(0));
         }
         TableKind::Phase1Sym => breadth_first(
             &twophase::SymProductSpace::phase1(metric),

@@ -14,6 +14,8 @@
 //! last 64 bytes: byte 0 the base, the rest zero
 //! ```
 
+use super::nibble;
+
 /// Bytes per line: one cache line.
 pub const LINE_BYTES: usize = 64;
 /// Entries per line.
@@ -35,32 +37,127 @@ pub fn base_of(histogram: &[u64]) -> u8 {
     (mode.saturating_sub(1) as u8).min(MAX_BASE)
 }
 
+/// The base that makes the bound largest on average over a table with this distance
+/// histogram, reading an entry past `base + 3` as `base + 3` and a 0 as two below the base (a
+/// 0 falls back to its line's minimum, which sits a little under the base). Where one distance
+/// holds most entries, as in the `h48` tables (63% at 12 in `h48-flips`), nxopt's rule
+/// ([`base_of`]) leaves a third of all reads at 0 and this rule picks one lower; the `ud` tables
+/// keep nxopt's rule, with which their files were written.
+pub fn best_base(histogram: &[u64]) -> u8 {
+    let expected = |base: u8| -> u64 {
+        let b = u64::from(base);
+        (0..histogram.len() as u64)
+            .map(|d| {
+                let read = if d <= b {
+                    b.saturating_sub(2)
+                } else {
+                    d.min(b + 3)
+                };
+                histogram[d as usize] * read
+            })
+            .sum()
+    };
+    (0..=MAX_BASE)
+        .max_by_key(|&b| (expected(b), std::cmp::Reverse(b)))
+        .unwrap_or(0)
+}
+
 /// Packs `entries` exact 4-bit entries (two per byte, as the BFS engine leaves them) into based
 /// lines, in the same buffer: line `k` is written at byte `64k`, at or before where its own
 /// entries start (`127k`), once they are read, so nothing unread is overwritten.
 pub fn pack(mut nibbles: Vec<u8>, entries: u64, base: u8) -> Vec<u8> {
     let lines = entries.div_ceil(PER_LINE) as usize;
-    let nibble = |bytes: &[u8], i: u64| (bytes[(i / 2) as usize] >> ((i & 1) * 4)) & 0xF;
     let mut values = [0u8; PER_LINE as usize];
     for line in 0..lines {
-        let first = line as u64 * PER_LINE;
-        let count = (entries - first).min(PER_LINE) as usize;
-        for (j, value) in values[..count].iter_mut().enumerate() {
-            *value = nibble(&nibbles, first + j as u64);
-        }
-        let minimum = values[..count].iter().copied().min().unwrap_or(0);
-        let out = &mut nibbles[line * LINE_BYTES..(line + 1) * LINE_BYTES];
-        out.fill(0);
-        for (j, &value) in values[..count].iter().enumerate() {
-            let code = value.saturating_sub(base).min(3);
-            out[j / 4] |= code << ((j % 4) * 2);
-        }
-        out[LINE_BYTES - 1] |= minimum.min(15) << 4;
+        let count = line_values(entries, line, &mut values, |i| nibble(&nibbles, i));
+        write_line(
+            &mut nibbles[line * LINE_BYTES..(line + 1) * LINE_BYTES],
+            &values[..count],
+            base,
+        );
     }
     nibbles.resize((lines + 1) * LINE_BYTES, 0);
     nibbles[lines * LINE_BYTES] = base;
     nibbles.shrink_to_fit();
     nibbles
+}
+
+/// The based payload and the histogram of a coarser table read off `exact` (4-bit entries, two
+/// a byte): its entry `i` is the smallest of the `2^group_bits` exact entries from
+/// `i << group_bits` on, a bound for every position of all of them. A first pass counts the
+/// histogram, from which `base_of` picks the base; a second writes the lines. The coarser
+/// table thus needs no exact copy of its own beside the source.
+pub fn pack_collapsed(
+    exact: &[u8],
+    entries: u64,
+    group_bits: u32,
+    base_of: fn(&[u64]) -> u8,
+) -> (Vec<u8>, Vec<u64>) {
+    use rayon::prelude::*;
+    let group = |i: u64| {
+        let first = i << group_bits;
+        (first..first + (1 << group_bits))
+            .map(|j| nibble(exact, j))
+            .min()
+            .unwrap_or(0)
+    };
+    let lines = entries.div_ceil(PER_LINE) as usize;
+    let histogram = (0..lines)
+        .into_par_iter()
+        .fold(
+            || vec![0u64; 16],
+            |mut counts, line| {
+                let mut values = [0u8; PER_LINE as usize];
+                let count = line_values(entries, line, &mut values, group);
+                for &v in &values[..count] {
+                    counts[usize::from(v)] += 1;
+                }
+                counts
+            },
+        )
+        .reduce(
+            || vec![0u64; 16],
+            |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect(),
+        );
+    let mut histogram = histogram;
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    let base = base_of(&histogram);
+    let mut payload = vec![0u8; (lines + 1) * LINE_BYTES];
+    payload[..lines * LINE_BYTES]
+        .par_chunks_mut(LINE_BYTES)
+        .enumerate()
+        .for_each(|(line, out)| {
+            let mut values = [0u8; PER_LINE as usize];
+            let count = line_values(entries, line, &mut values, group);
+            write_line(out, &values[..count], base);
+        });
+    payload[lines * LINE_BYTES] = base;
+    (payload, histogram)
+}
+
+/// Fills `values` with the entries of line `line` of a table of `entries` entries, read by
+/// `entry`; returns how many there are (fewer in the last line).
+fn line_values(entries: u64, line: usize, values: &mut [u8], entry: impl Fn(u64) -> u8) -> usize {
+    let first = line as u64 * PER_LINE;
+    let count = (entries - first).min(PER_LINE) as usize;
+    for (j, value) in values[..count].iter_mut().enumerate() {
+        *value = entry(first + j as u64);
+    }
+    count
+}
+
+/// Writes one line: each value's code relative to `base`, and the values' minimum in the last
+/// four bits.
+fn write_line(out: &mut [u8], values: &[u8], base: u8) {
+    let minimum = values.iter().copied().min().unwrap_or(0);
+    out.fill(0);
+    for (j, &value) in values.iter().enumerate() {
+        let code = value.saturating_sub(base).min(3);
+        out[j / 4] |= code << ((j % 4) * 2);
+    }
+    out[LINE_BYTES - 1] |= minimum.min(15) << 4;
 }
 
 /// A based payload, read.
@@ -206,5 +303,73 @@ mod tests {
     fn the_base_is_one_below_the_mode() {
         assert_eq!(base_of(&[1, 10, 100, 1000, 30]), 2);
         assert_eq!(base_of(&[5]), 0);
+    }
+
+    /// The best base weighs a 0 read at two below the base: with most entries at one distance
+    /// it sits two or three below it (h48-flips' shape), where nxopt's rule sits one below.
+    #[test]
+    fn the_best_base_makes_the_bound_largest() {
+        let h48_flips: [u64; 15] = [
+            1,
+            1,
+            4,
+            34,
+            331,
+            3_809,
+            45_203,
+            545_943,
+            6_796_004,
+            84_564_068,
+            1_006_526_458,
+            8_901_943_949,
+            18_956_270_761,
+            1_140_569_031,
+            1_603,
+        ];
+        assert_eq!(best_base(&h48_flips), 9);
+        assert_eq!(base_of(&h48_flips), 11);
+        // All at 10: bases 7 and 8 both read 10 exactly; the smaller is taken.
+        assert_eq!(best_base(&[0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 100]), 7);
+        assert_eq!(best_base(&[]), 0);
+    }
+
+    /// A collapsed table's entries are the minima of their groups, packed like any other: read
+    /// back exactly above the base, as the line minimum at or below it; its histogram counts
+    /// the minima.
+    #[test]
+    fn collapsed_entries_are_group_minima() {
+        let source = 254 * 8 * 4 + 40;
+        let value = |i: u64| ((i * 11 + i / 7) % 14) as u8;
+        let mut nibbles = vec![0u8; (source as usize).div_ceil(2)];
+        for i in 0..source {
+            nibbles[(i / 2) as usize] |= value(i) << ((i & 1) * 4);
+        }
+        for group_bits in [1, 2] {
+            let entries = source >> group_bits;
+            let minimum = |i: u64| {
+                let first = i << group_bits;
+                (first..first + (1 << group_bits)).map(value).min().unwrap()
+            };
+            let (payload, histogram) = pack_collapsed(&nibbles, entries, group_bits, best_base);
+            assert_eq!(payload.len() as u64, payload_bytes(entries));
+            let expected: Vec<u64> = (0..14)
+                .map(|d| (0..entries).filter(|&i| minimum(i) == d).count() as u64)
+                .collect();
+            let trimmed = expected.len() - expected.iter().rev().take_while(|&&c| c == 0).count();
+            assert_eq!(histogram, expected[..trimmed]);
+            let based = Based::new(&payload).unwrap();
+            assert_eq!(based.base(), best_base(&histogram));
+            for i in 0..entries {
+                let line = i / PER_LINE;
+                let last = (line * PER_LINE + PER_LINE).min(entries);
+                let line_min = (line * PER_LINE..last).map(minimum).min().unwrap();
+                let expected = if minimum(i) > based.base() {
+                    minimum(i).min(based.base() + 3)
+                } else {
+                    line_min
+                };
+                assert_eq!(based.value(i), expected, "entry {i}, {group_bits} bits");
+            }
+        }
     }
 }

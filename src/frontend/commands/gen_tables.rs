@@ -167,16 +167,71 @@ fn build_all(args: &Args) -> bool {
         );
     }
     let mut ok = true;
-    for id in selection(args) {
-        match build_one(args, id) {
-            Ok(()) => {}
-            Err(message) => {
-                eprintln!("gen-tables: error: {}: {message}", id.name());
-                ok = false;
-            }
+    let selection = selection(args);
+    let mut done: Vec<TableId> = Vec::new();
+    for &id in &selection {
+        if done.contains(&id) {
+            continue;
+        }
+        // `h48` tables of one member come from one search: those still to build go together.
+        let together: Vec<TableId> = selection
+            .iter()
+            .copied()
+            .filter(|&other| same_search(id, other) && !done.contains(&other))
+            .filter(|&other| other == id || !reusable(args, other))
+            .collect();
+        let result = if together.len() > 1 && !reusable(args, id) {
+            done.extend(&together);
+            build_together(args, &together)
+        } else {
+            done.push(id);
+            build_one(args, id)
+        };
+        if let Err(message) = result {
+            eprintln!("gen-tables: error: {}: {message}", id.name());
+            ok = false;
         }
     }
     ok
+}
+
+/// Whether tables `a` and `b` are read off the same breadth-first search (`h48` tables of one
+/// member and metric).
+fn same_search(a: TableId, b: TableId) -> bool {
+    match (a.kind.h48_table(), b.kind.h48_table()) {
+        (Some(x), Some(y)) => x.flips == y.flips && a.metric == b.metric,
+        _ => false,
+    }
+}
+
+/// Whether table `id` is in the data directory, valid, and not to be rebuilt.
+fn reusable(args: &Args, id: TableId) -> bool {
+    !args.force && present(args, id) && id.open(&args.data_dir, Verify::IfNew).is_ok()
+}
+
+/// Builds `ids` from one search (see [`catalogue::build_h48`]) and reports each.
+fn build_together(args: &Args, ids: &[TableId]) -> Result<(), String> {
+    let start = Instant::now();
+    let names: Vec<String> = ids.iter().map(TableId::name).collect();
+    let bar = progress_bar(catalogue::searched_entries(ids[0].kind), &names.join(", "));
+    let built = catalogue::build_h48(ids, &args.data_dir, &bar).map_err(|e| e.to_string())?;
+    let seconds = start.elapsed().as_secs_f64();
+    for (id, built) in ids.iter().zip(&built) {
+        let path = id.path(&args.data_dir);
+        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        compress_if_asked(args, &path)?;
+        print_table(
+            args,
+            &id.name(),
+            &built.header,
+            "built",
+            seconds,
+            &path,
+            bytes,
+            &built.passes,
+        );
+    }
+    Ok(())
 }
 
 /// Whether a subgroup job succeeded; its error, if any, printed.
@@ -310,7 +365,7 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
             Err(e) => eprintln!("gen-tables: {}: {e}; rebuilding it", id.name()),
         }
     }
-    let bar = progress_bar(catalogue::entries(id.kind), &id.name());
+    let bar = progress_bar(catalogue::searched_entries(id.kind), &id.name());
     let built = catalogue::build(id, dir, &bar).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
     let path = id.path(dir);

@@ -11,8 +11,8 @@
 use super::{Entries, Heuristic, open_table};
 use crate::catalogue::{TableId, TableKind};
 use crate::model::cube::{Cube3, Metric, Move};
-use crate::packing::based::{Based, base_of};
-use crate::space::h48::{H48Coord, H48Space};
+use crate::packing::based::{Based, best_base};
+use crate::space::h48::{H48Coord, H48Space, H48Table};
 use crate::table::{Table, TableError};
 use std::path::Path;
 
@@ -33,6 +33,8 @@ pub struct H48Side {
 
 pub struct H48Heuristic {
     metric: Metric,
+    /// Which member the table is over, and how many bits of its kept flips it drops.
+    layout: H48Table,
     space: H48Space,
     /// The turns (a bit mask) that lie in the subgroup: the half turns.
     subgroup: u32,
@@ -47,8 +49,8 @@ pub struct H48Heuristic {
 impl H48Heuristic {
     /// Maps the `h48-*` table `kind` of `metric`.
     pub fn open(dir: &Path, metric: Metric, kind: TableKind) -> Result<H48Heuristic, TableError> {
-        let flips = kind
-            .h48_flips()
+        let layout = kind
+            .h48_table()
             .ok_or(TableError::NotAHeuristic(kind.name()))?;
         let id = TableId::new(kind, metric);
         let table = open_table(dir, id)?;
@@ -59,14 +61,15 @@ impl H48Heuristic {
         };
         let based = Based::new(table.payload())
             .ok_or_else(|| damaged("its trailer holds no valid base"))?;
-        if based.base() != base_of(&table.header().histogram) {
+        if based.base() != best_base(&table.header().histogram) {
             return Err(damaged("its base disagrees with its histogram"));
         }
         let (lines, base) = (Entries::of_bytes(based.lines()), based.base());
-        let space = H48Space::new(flips, metric);
-        let goal = space.index(H48Coord::of(&Cube3::SOLVED));
+        let space = H48Space::new(layout.flips, metric);
+        let goal = layout.entry_of(space.index(H48Coord::of(&Cube3::SOLVED)));
         Ok(H48Heuristic {
             metric,
+            layout,
             subgroup: space.subgroup_turns(),
             space,
             lines,
@@ -82,7 +85,7 @@ impl H48Heuristic {
     }
 
     #[inline(always)]
-    fn value(&self, c: &H48Coords) -> u8 {
+    fn read(&self, c: &H48Coords) -> u8 {
         self.table().value(c.index)
     }
 
@@ -90,7 +93,7 @@ impl H48Heuristic {
     #[inline]
     fn coords_of(&self, cube: &Cube3) -> H48Coords {
         let coord = H48Coord::of(cube);
-        let index = self.space.index(coord);
+        let index = self.layout.entry_of(self.space.index(coord));
         self.table().prefetch(index);
         H48Coords { coord, index }
     }
@@ -136,13 +139,13 @@ impl Heuristic for H48Heuristic {
 
     #[inline]
     fn ready(&self, c: &mut H48Coords) {
-        c.index = self.space.index(c.coord);
+        c.index = self.layout.entry_of(self.space.index(c.coord));
         self.table().prefetch(c.index);
     }
 
     #[inline(always)]
     fn bound(&self, c: &H48Coords, _budget: u8) -> u8 {
-        self.value(c)
+        self.read(c)
     }
 
     /// The coset coordinate ignores where pieces are within their tetrads and slices.
@@ -167,7 +170,7 @@ impl Heuristic for H48Heuristic {
         if self.subgroup >> turn & 1 == 0 {
             *side = H48Side {
                 coords: *inverse,
-                value: self.value(inverse),
+                value: self.read(inverse),
             };
         }
         (side.value <= budget).then(|| self.narrowed(side.value, budget))
@@ -177,7 +180,7 @@ impl Heuristic for H48Heuristic {
         let coords = self.coords_of(&cube.inverse());
         H48Side {
             coords,
-            value: self.value(&coords),
+            value: self.read(&coords),
         }
     }
 
@@ -185,19 +188,19 @@ impl Heuristic for H48Heuristic {
 
     #[inline]
     fn other_end_moves(&self, c: &H48Coords, budget: u8) -> u32 {
-        self.narrowed(self.value(c), budget)
+        self.narrowed(self.read(c), budget)
     }
 
     #[inline]
     fn prefers_other_end(&self, c: &H48Coords, side: &H48Side) -> bool {
-        side.value > self.value(c)
+        side.value > self.read(c)
     }
 
     #[inline]
     fn turn_around(&self, c: &H48Coords, side: &H48Side) -> (H48Coords, H48Side) {
         let own = H48Side {
             coords: *c,
-            value: self.value(c),
+            value: self.read(c),
         };
         (side.coords, own)
     }

@@ -156,7 +156,7 @@ impl AnyHeuristic {
             _ if kind.ud_shape().is_some() => {
                 AnyHeuristic::Ud(Box::new(UdHeuristic::open(dir, metric, kind)?))
             }
-            _ if kind.h48_flips().is_some() => {
+            _ if kind.h48_table().is_some() => {
                 AnyHeuristic::H48(Box::new(H48Heuristic::open(dir, metric, kind)?))
             }
             _ => return Err(TableError::NotAHeuristic(kind.name())),

@@ -17,7 +17,8 @@
 //!
 //! An entry is indexed by the corner class and the edge part seen through the symmetry that
 //! takes the corners to their class's representative: `index = class x edge_values + edge`,
-//! `edge = kept flips x 34,650 + placement`. The same reduction with the 16 U-D symmetries
+//! `edge = placement x flip_values + kept flips`, so that the kept flips of one placement lie
+//! together and a move or symmetry maps them as a block ([`H48Rows`]). The same reduction with the 16 U-D symmetries
 //! ([`crate::space::ud`]) needs three lookups (one per axis) to see what one lookup here sees;
 //! in exchange its subgroups are larger (they hold every turn of U and D, these only the half
 //! turns), which is what lets those tables grow a coset part at a time.
@@ -34,7 +35,7 @@ pub use space::H48Space;
 
 use crate::coord::{rank_combination, rank_digits, unrank_combination, unrank_digits};
 use crate::model::cube::{Corners, Cube3};
-use crate::space::masks::slots_where;
+use crate::space::masks::{ALL_SLOTS, compress, deposit, slots_where};
 use serde::{Deserialize, Serialize};
 
 /// Ways for the first tetrad's corners to occupy four of the eight slots.
@@ -58,13 +59,17 @@ const TETRAD: u32 = 0b1010_0101;
 pub(crate) const SLICE_PIECES: [u32; 3] = [0b1010_1010, 0b0101_0101, 0b1111_0000_0000];
 
 /// Which edge flips a coset keeps beyond `H0`'s (none). Every choice is kept by all 48
-/// symmetries, as the reduction needs.
+/// symmetries, as the reduction needs; they are the only ones besides keeping all flips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum H48Flips {
     /// The parity of the flips of each slice's edges: the subgroup keeps each slice's edges
     /// flipped an even number of times. The three parities add up to the (even) parity of
     /// all flips, so two say everything: 4 values.
     Parity,
+    /// Each slice's flips up to flipping all four of its edges: the subgroup flips a slice's
+    /// edges all or none. Three bits a slice (each edge's flip against the slice's first), the
+    /// last bit following from the even parity of all flips: 256 values.
+    SliceFlips,
 }
 
 impl H48Flips {
@@ -72,6 +77,7 @@ impl H48Flips {
     pub const fn values(self) -> u32 {
         match self {
             H48Flips::Parity => 4,
+            H48Flips::SliceFlips => 256,
         }
     }
 
@@ -86,25 +92,66 @@ impl H48Flips {
     }
 
     /// The kept flips of a position with flips `flips` and M- and S-slice edges in `m` and
-    /// `s` (masks of slots).
+    /// `s` (masks of slots). Linear in `flips`, which the row layout relies on.
     #[inline(always)]
     pub(crate) fn kept(self, flips: u32, m: u32, s: u32) -> u32 {
         match self {
             H48Flips::Parity => (flips & m).count_ones() & 1 | ((flips & s).count_ones() & 1) << 1,
+            H48Flips::SliceFlips => {
+                let e = !(m | s) & ALL_SLOTS;
+                // A slice's four flips against its first: three bits, zero for "all or none".
+                let relative = |slice: u32| {
+                    let x = compress(flips, slice);
+                    (x >> 1) ^ (0b111 * (x & 1))
+                };
+                relative(m) | relative(s) << 3 | (relative(e) & 0b11) << 6
+            }
         }
     }
 
-    /// Flips with kept value `kept` for edges placed by `m` and `s`: one flipped edge in each
-    /// slice whose parity is odd, the E slice making the total even.
+    /// Flips with kept value `kept` for edges placed by `m` and `s`. For `Parity`, one
+    /// flipped edge in each slice whose parity is odd, the E slice making the total even; for
+    /// `SliceFlips`, each slice's first edge unflipped.
     pub(crate) fn flips_of(self, kept: u32, m: u32, s: u32) -> u32 {
+        let e = !(m | s) & ALL_SLOTS;
         match self {
             H48Flips::Parity => {
-                let e = !(m | s) & crate::space::masks::ALL_SLOTS;
                 let lowest = |mask: u32| mask & mask.wrapping_neg();
                 let (odd_m, odd_s) = (kept & 1, kept >> 1 & 1);
                 (lowest(m) * odd_m) | (lowest(s) * odd_s) | (lowest(e) * (odd_m ^ odd_s))
             }
+            H48Flips::SliceFlips => {
+                let last = (kept.count_ones() & 1) << 2;
+                let e_bits = kept >> 6 | last;
+                let slice = |bits: u32, mask: u32| deposit(bits << 1, mask);
+                slice(kept & 0b111, m) | slice(kept >> 3 & 0b111, s) | slice(e_bits, e)
+            }
         }
+    }
+}
+
+/// A table of the family: a member's cosets, or a coarser table read off them that forgets the
+/// lowest `dropped` bits of the kept flips, each entry the smallest of the entries it stands
+/// for (a bound for all their positions). The coarser tables are not over cosets of any
+/// subgroup (no subgroup keeps the flips of some edges and not of others under every
+/// symmetry), so they come from the member's exact entries, never from a search of their own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct H48Table {
+    pub flips: H48Flips,
+    pub dropped: u32,
+}
+
+impl H48Table {
+    /// Entries of the table.
+    pub const fn entries(self) -> u64 {
+        self.flips.entries() >> self.dropped
+    }
+
+    /// The entry of a position whose member index (see [`H48Space::index`]) is `index`: the kept
+    /// flips are its lowest bits, so dropping bits of the index drops bits of the flips.
+    #[inline(always)]
+    pub const fn entry_of(self, index: u64) -> u64 {
+        index >> self.dropped
     }
 }
 

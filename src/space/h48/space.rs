@@ -176,7 +176,7 @@ impl H48Space {
         let e = !(m | s) & ALL_SLOTS;
         let placement = u32::from(self.ranks.of12[e as usize]) * 70
             + u32::from(self.ranks.of8[compress(m, !e & ALL_SLOTS) as usize]);
-        self.flips.kept(flips, m, s) * PLACEMENTS + placement
+        placement * self.flips.values() + self.flips.kept(flips, m, s)
     }
 
     /// The edge masks of `c` seen through symmetry number `sym`.
@@ -214,7 +214,8 @@ impl H48Space {
 
     /// The edge masks of edge value `edge`, the corner part solved.
     pub(super) fn edge_coord_of(&self, edge: u32) -> H48Coord {
-        let (kept, placement) = (edge / PLACEMENTS, edge % PLACEMENTS);
+        let values = self.flips.values();
+        let (placement, kept) = (edge / values, edge % values);
         let e = u32::from(self.ranks.mask12[(placement / 70) as usize]);
         let m = deposit(
             u32::from(self.ranks.mask8[(placement % 70) as usize]),

@@ -6,6 +6,31 @@ use rand::rngs::Xoshiro256PlusPlus;
 use std::sync::LazyLock;
 
 static SPACE: LazyLock<H48Space> = LazyLock::new(|| H48Space::new(H48Flips::Parity, Metric::Htm));
+static FLIPS: LazyLock<H48Space> =
+    LazyLock::new(|| H48Space::new(H48Flips::SliceFlips, Metric::Htm));
+
+fn spaces() -> [&'static H48Space; 2] {
+    [&SPACE, &FLIPS]
+}
+
+/// Kept flips read back from the flips they stand for, and linear in the flips.
+#[test]
+fn kept_flips_round_trip_and_are_linear() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(40);
+    for flips_kind in [H48Flips::Parity, H48Flips::SliceFlips] {
+        for _ in 0..200 {
+            let c = H48Coord::of(&Cube3::random(&mut rng));
+            let (m, s) = (u32::from(c.m), u32::from(c.s));
+            for kept in 0..flips_kind.values() {
+                assert_eq!(flips_kind.kept(flips_kind.flips_of(kept, m, s), m, s), kept);
+            }
+            let other = H48Coord::of(&Cube3::random(&mut rng)).flips;
+            let (a, b) = (u32::from(c.flips), u32::from(other));
+            let kept = |f| flips_kind.kept(f, m, s);
+            assert_eq!(kept(a ^ b), kept(a) ^ kept(b));
+        }
+    }
+}
 
 /// Moving the coordinate by tables agrees with moving the cubies.
 #[test]
@@ -41,26 +66,42 @@ fn symmetries_agree_with_cubies() {
 
 /// Positions of one coset share an index whatever stands for them: changing a position by an
 /// element of the subgroup (applied first) changes no index. The subgroup's elements used are
-/// half turns, and flips of two edges of one slice.
+/// the half turns, a flip of all four M-slice edges, and for `Parity` a flip of two of them.
 #[test]
 fn the_index_is_a_coset_coordinate() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(43);
-    let half_turns: Vec<Cube3> = SPACE
-        .moves()
-        .iter()
-        .filter(|m| m.quarter_turns() == 2)
-        .map(|&m| Cube3::of_move(m))
-        .collect();
-    let mut two_flips = Cube3::SOLVED;
-    two_flips.edges.ori[1] = 1; // UF and UB, both M-slice edges
-    two_flips.edges.ori[3] = 1;
-    for _ in 0..200 {
-        let cube = Cube3::random(&mut rng);
-        let index = SPACE.representative(SPACE.index(H48Coord::of(&cube)));
-        for g in half_turns.iter().chain([&two_flips]) {
-            let other = g.then(&cube);
-            assert_eq!(
-                SPACE.representative(SPACE.index(H48Coord::of(&other))),
+    let flipped = |slots: &[usize]| {
+        let mut cube = Cube3::SOLVED;
+        for &slot in slots {
+            cube.edges.ori[slot] = 1;
+        }
+        cube
+    };
+    for space in spaces() {
+        let mut elements: Vec<Cube3> = space
+            .moves()
+            .iter()
+            .filter(|m| m.quarter_turns() == 2)
+            .map(|&m| Cube3::of_move(m))
+            .collect();
+        elements.push(flipped(&[1, 3, 5, 7]));
+        if space.flips() == H48Flips::Parity {
+            elements.push(flipped(&[1, 3]));
+        }
+        for _ in 0..200 {
+            let cube = Cube3::random(&mut rng);
+            let index = space.representative(space.index(H48Coord::of(&cube)));
+            for g in &elements {
+                let other = g.then(&cube);
+                assert_eq!(
+                    space.representative(space.index(H48Coord::of(&other))),
+                    index
+                );
+            }
+            // A flip outside the subgroup changes the coset.
+            let outside = flipped(&[1, 0]).then(&cube);
+            assert_ne!(
+                space.representative(space.index(H48Coord::of(&outside))),
                 index
             );
         }
@@ -124,20 +165,24 @@ fn corner_part_distances_equal_nissys_counts() {
     );
 }
 
-/// The row layout agrees with the plain space, representatives included.
+/// The row layout agrees with the plain space, representatives included, for both members
+/// (which checks that a map acts on a placement's kept flips as an affine map).
 #[test]
 fn rows_agree_with_the_space() {
-    let rows = H48Rows::new(&SPACE);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(45);
-    let len = rows.row_len();
-    for _ in 0..2_000 {
-        let cube = Cube3::random(&mut rng);
-        let state = SPACE.representative(SPACE.index(H48Coord::of(&cube)));
-        let (row, position) = (state / len, (state % len) as u32);
-        for turn in 0..SPACE.move_count() {
-            let (dest, step) = rows.step(row, turn);
-            let moved = dest * len + u64::from(rows.position(step, position));
-            assert_eq!(moved, SPACE.apply(state, turn));
+    for space in spaces() {
+        let rows = H48Rows::new(space);
+        let len = rows.row_len();
+        for _ in 0..2_000 {
+            let cube = Cube3::random(&mut rng);
+            let state = space.representative(space.index(H48Coord::of(&cube)));
+            let (row, position) = (state / len, (state % len) as u32);
+            assert_eq!(rows.row_representative(row, position), position);
+            for turn in 0..space.move_count() {
+                let (dest, step) = rows.step(row, turn);
+                let moved = dest * len + u64::from(rows.position(step, position));
+                assert_eq!(moved, space.apply(state, turn));
+            }
         }
     }
 }

@@ -111,8 +111,8 @@ pub struct Args {
     #[arg(long, value_name = "N", value_parser = parse_threads)]
     threads: Option<usize>,
     /// 3x3: the table the heuristic reads: a ud-* coset table (read along three axes, for
-    /// the position and its inverse; see gen-tables --list for sizes), an h48-* coset table
-    /// (reduced by all 48 symmetries, read once for each), phase1 (with the corner table,
+    /// the position and its inverse; see gen-tables --list for sizes), an h48-* table (cosets
+    /// reduced by all 48 symmetries, or a coarser rung read off them; read once for each), phase1 (with the corner table,
     /// along three axes), or edges7 or edges6 (with the corner table: Korf's method).
     /// With --method layers, the table of the last step's optimal search.
     #[arg(long, value_enum, default_value_t = TableKind::UdLayersF4, value_name = "TABLE")]
