@@ -231,12 +231,22 @@ pub(crate) fn missing_tables(
     })
 }
 
-/// The 3x3 heuristics, strongest per search first: the coset tables by size, then the others.
-const HEURISTICS: [TableKind; 10] = [
+/// The 3x3 heuristics, strongest per search first. Measured: `h48-flips6` solves the ten
+/// positions of benches/peers.txt in half `ud-order-f8`'s time, `h48-flips3` the five of
+/// bench-solver.sh 1.8x faster than `ud-f8`, `h48-parity` between phase-1 and `ud-f4`
+/// (reports/performance.md); the places of `h48-flips5` and `h48-flips4` among the `ud` tables
+/// are estimated from those.
+const HEURISTICS: [TableKind; 16] = [
+    TableKind::H48Flips,
+    TableKind::H48Flips7,
+    TableKind::H48Flips6,
     TableKind::UdOrderF8,
     TableKind::UdF12,
+    TableKind::H48Flips5,
     TableKind::UdLayersF4,
+    TableKind::H48Flips4,
     TableKind::UdOrderF4,
+    TableKind::H48Flips3,
     TableKind::UdF8,
     TableKind::Phase1,
     TableKind::H48Parity,
