@@ -67,7 +67,7 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
         // The 48-symmetry cosets' search costs per entry of the member searched (a coarser
         // table is read off it): `h48-parity` 20.8 s, `h48-flips` 906 s on two cores
         // (reports/performance.md).
-        None if kind.h48_table().is_some() => 16.5e6 * (1u64 << h48_dropped(kind)) as f64,
+        None if kind.h48_table().is_some() => 16.5e6 / (1u64 << h48_dropped(kind)) as f64,
         None => 15.0e6,
     };
     let bytes = match kind {
