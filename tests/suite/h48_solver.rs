@@ -131,6 +131,14 @@ fn children_inherit_inverse_values_across_half_turns() {
     }
 }
 
+/// A flipped bit in the base of a copied table (its stamp copied too) is refused as damaged.
+#[test]
+fn a_damaged_base_is_refused() {
+    common::check_damaged_base_is_refused(data_dir(), KIND, |dir| {
+        H48Heuristic::open(dir, Metric::Htm, KIND).err()
+    });
+}
+
 /// The position's symmetries: one solution per class of symmetric images, in both metrics.
 #[test]
 fn symmetric_positions_are_solved_once_per_class() {

@@ -120,26 +120,9 @@ fn deterministic_and_first_found_solutions() {
 /// high.
 #[test]
 fn a_damaged_base_is_refused() {
-    let id = TableId::new(TableKind::UdF4, Metric::Htm);
-    let copy = tempfile::tempdir().unwrap();
-    let (from, to) = (id.path(data_dir()), id.path(copy.path()));
-    let mut bytes = std::fs::read(&from).unwrap();
-    let base_byte = bytes.len() - 64;
-    bytes[base_byte] ^= 1;
-    std::fs::write(&to, &bytes).unwrap();
-    let stamp = std::fs::read_to_string(format!("{}.ok", from.display())).unwrap();
-    let modified = std::fs::metadata(&from).unwrap().modified().unwrap();
-    std::fs::File::options()
-        .write(true)
-        .open(&to)
-        .unwrap()
-        .set_modified(modified)
-        .unwrap();
-    std::fs::write(format!("{}.ok", to.display()), stamp).unwrap();
-    let error = UdHeuristic::open(copy.path(), Metric::Htm, TableKind::UdF4)
-        .err()
-        .expect("a damaged table is refused");
-    assert!(error.to_string().contains("damaged"), "{error}");
+    common::check_damaged_base_is_refused(data_dir(), TableKind::UdF4, |dir| {
+        UdHeuristic::open(dir, Metric::Htm, TableKind::UdF4).err()
+    });
 }
 
 /// The position's symmetries: one solution per class of symmetric images, the classes exactly

@@ -396,3 +396,31 @@ pub fn distances_by_cubies<K: std::hash::Hash + Eq>(
     }
     distance
 }
+
+/// Copies table `kind` (HTM) from `dir` with a bit of its base flipped and its `.ok` stamp
+/// copied too (so the checksum is not recomputed), and requires `open` to refuse the copy as
+/// damaged instead of reading a bound that may be too high.
+pub fn check_damaged_base_is_refused(
+    dir: &std::path::Path,
+    kind: cubelab::catalogue::TableKind,
+    open: impl Fn(&std::path::Path) -> Option<cubelab::table::TableError>,
+) {
+    let id = cubelab::catalogue::TableId::new(kind, Metric::Htm);
+    let copy = tempfile::tempdir().unwrap();
+    let (from, to) = (id.path(dir), id.path(copy.path()));
+    let mut bytes = std::fs::read(&from).unwrap();
+    let base_byte = bytes.len() - 64;
+    bytes[base_byte] ^= 1;
+    std::fs::write(&to, &bytes).unwrap();
+    let stamp = std::fs::read_to_string(format!("{}.ok", from.display())).unwrap();
+    let modified = std::fs::metadata(&from).unwrap().modified().unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&to)
+        .unwrap()
+        .set_modified(modified)
+        .unwrap();
+    std::fs::write(format!("{}.ok", to.display()), stamp).unwrap();
+    let error = open(copy.path()).expect("a damaged table is refused");
+    assert!(error.to_string().contains("damaged"), "{error}");
+}
