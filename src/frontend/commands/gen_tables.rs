@@ -3,7 +3,7 @@
 use crate::bfs::Pass;
 use crate::catalogue::circuit;
 use crate::catalogue::group::{self, GroupError, GroupTable, available_memory};
-use crate::catalogue::{self, catalogue, default_metrics};
+use crate::catalogue::{self, Built, catalogue, default_metrics};
 use crate::catalogue::{TableId, TableKind};
 use crate::model::cube::Metric;
 use crate::model::position::Puzzle;
@@ -174,17 +174,19 @@ fn build_all(args: &Args) -> bool {
             continue;
         }
         // `h48` tables of one member come from one search: those still to build go together.
-        let together: Vec<TableId> = selection
-            .iter()
-            .copied()
-            .filter(|&other| same_search(id, other) && !done.contains(&other))
-            .filter(|&other| other == id || !reusable(args, other))
-            .collect();
-        let result = if together.len() > 1 && !reusable(args, id) {
-            done.extend(&together);
+        let together: Vec<TableId> = if id.kind.h48_table().is_some() && !reusable(args, id) {
+            let pending = |&other: &TableId| {
+                other == id
+                    || (same_search(id, other) && !done.contains(&other) && !reusable(args, other))
+            };
+            selection.iter().copied().filter(pending).collect()
+        } else {
+            vec![id]
+        };
+        done.extend(&together);
+        let result = if together.len() > 1 {
             build_together(args, &together)
         } else {
-            done.push(id);
             build_one(args, id)
         };
         if let Err(message) = result {
@@ -216,21 +218,27 @@ fn build_together(args: &Args, ids: &[TableId]) -> Result<(), String> {
     let bar = progress_bar(catalogue::searched_entries(ids[0].kind), &names.join(", "));
     let built = catalogue::build_h48(ids, &args.data_dir, &bar).map_err(|e| e.to_string())?;
     let seconds = start.elapsed().as_secs_f64();
-    for (id, built) in ids.iter().zip(&built) {
-        let path = id.path(&args.data_dir);
-        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-        compress_if_asked(args, &path)?;
-        print_table(
-            args,
-            &id.name(),
-            &built.header,
-            "built",
-            seconds,
-            &path,
-            bytes,
-            &built.passes,
-        );
+    for (&id, built) in ids.iter().zip(&built) {
+        report_built(args, id, built, seconds)?;
     }
+    Ok(())
+}
+
+/// Compresses a table just built if asked, and prints it.
+fn report_built(args: &Args, id: TableId, built: &Built, seconds: f64) -> Result<(), String> {
+    let path = id.path(&args.data_dir);
+    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+    compress_if_asked(args, &path)?;
+    print_table(
+        args,
+        &id.name(),
+        &built.header,
+        "built",
+        seconds,
+        &path,
+        bytes,
+        &built.passes,
+    );
     Ok(())
 }
 
@@ -367,21 +375,7 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
     }
     let bar = progress_bar(catalogue::searched_entries(id.kind), &id.name());
     let built = catalogue::build(id, dir, &bar).map_err(|e| e.to_string())?;
-    let seconds = start.elapsed().as_secs_f64();
-    let path = id.path(dir);
-    let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
-    compress_if_asked(args, &path)?;
-    print_table(
-        args,
-        &id.name(),
-        &built.header,
-        "built",
-        seconds,
-        &path,
-        bytes,
-        &built.passes,
-    );
-    Ok(())
+    report_built(args, id, &built, start.elapsed().as_secs_f64())
 }
 
 fn compress_if_asked(args: &Args, path: &Path) -> Result<(), String> {
