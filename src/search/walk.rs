@@ -49,6 +49,9 @@ pub struct Node<C, D> {
     other_history: usize,
     /// The moves that may follow it.
     allowed: u32,
+    /// The moves that may begin the other end: its canonical moves, narrowed by every tight
+    /// bound met since that end was last extended (see [`Walk::narrow_other_end`]).
+    other_allowed: u32,
     /// What its dual lookup hands down.
     dual: D,
 }
@@ -81,6 +84,7 @@ impl<C: Copy, D: Copy> Node<C, D> {
             history: Canonical::ROOT,
             other_history: Canonical::ROOT,
             allowed,
+            other_allowed: allowed,
             dual,
         }
     }
@@ -317,19 +321,28 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             history,
             other_history: parent.other_history,
             allowed: self.canonical.allowed(history),
+            other_allowed: parent.other_allowed,
             dual: parent.dual,
         }
+    }
+
+    /// Narrows the moves that may begin the other end of `node` by its own tight bounds: the
+    /// solution from it cannot end with a move of a tight bound's subgroup, and its last move is
+    /// the other end's next one. The narrowing holds until that end is extended, whatever is
+    /// added at this end meanwhile (the remaining solution's last move stays the same), so each
+    /// node keeps its ancestors' narrowing too (as H48's solver keeps its inverse move mask).
+    #[inline]
+    fn narrow_other_end(&self, node: &mut NodeOf<H>, budget: u8) {
+        node.other_allowed &= self.heuristic.other_end_moves(&node.coords, budget);
     }
 
     /// Turns `node` around where the other end of the solution has fewer moves to try next
     /// (nxopt's and vcube's choice of direction): the tight bounds of the inverse narrow the
     /// moves at this end, those of the position the moves at the other end.
     #[inline]
-    fn choose_end(&self, node: &mut NodeOf<H>, budget: u8) {
+    fn choose_end(&self, node: &mut NodeOf<H>) {
         let heuristic = self.heuristic;
-        let other = self.canonical.allowed(node.other_history)
-            & heuristic.other_end_moves(&node.coords, budget);
-        let (there, here) = (other.count_ones(), node.allowed.count_ones());
+        let (there, here) = (node.other_allowed.count_ones(), node.allowed.count_ones());
         if there < here || (there == here && heuristic.prefers_other_end(&node.coords, &node.dual))
         {
             let (coords, dual) = heuristic.turn_around(&node.coords, &node.dual);
@@ -339,7 +352,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 cube: node.cube.inverse(),
                 history: node.other_history,
                 other_history: node.history,
-                allowed: other,
+                allowed: node.other_allowed,
+                other_allowed: node.allowed,
                 flipped: !node.flipped,
                 ..*node
             };
@@ -426,10 +440,13 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             entered += 1;
         }
         let forward_only = shared.forward_prefixes && self.split.is_some();
-        if H::BIDIRECTIONAL && shared.turn_around && !forward_only {
+        if H::BIDIRECTIONAL && shared.turn_around {
             for k in 0..entered {
                 let mut child = self.frames[depth].kept[k];
-                self.choose_end(&mut child, budget);
+                self.narrow_other_end(&mut child, budget);
+                if !forward_only {
+                    self.choose_end(&mut child);
+                }
                 self.frames[depth].kept[k] = child;
             }
         }
