@@ -21,6 +21,42 @@ pub fn exit_status(program: &str, result: Result<bool, String>) -> ExitCode {
     }
 }
 
+/// Writes to standard output; a failed write (a full disk, a closed descriptor) is an error
+/// for the caller to return, never a panic and never taken for success. A closed pipe does not
+/// come here: it ends the process first (see [`end_quietly_on_closed_pipe`]).
+pub fn write_out(text: std::fmt::Arguments<'_>) -> Result<(), String> {
+    use std::io::Write;
+    std::io::stdout()
+        .lock()
+        .write_fmt(text)
+        .map_err(|e| stdout_failed(&e))
+}
+
+/// The message for a failed write to standard output.
+pub fn stdout_failed(e: &std::io::Error) -> String {
+    format!("cannot write to standard output: {e}")
+}
+
+/// `println!` for the binaries' commands: a failed write is returned, for the command to
+/// return as its error (see [`write_out`]).
+#[macro_export]
+macro_rules! outln {
+    () => {
+        $crate::frontend::cli::write_out(format_args!("\n"))
+    };
+    ($($arg:tt)*) => {
+        $crate::frontend::cli::write_out(format_args!("{}\n", format_args!($($arg)*)))
+    };
+}
+
+/// `print!` for the binaries' commands; see [`outln!`].
+#[macro_export]
+macro_rules! out {
+    ($($arg:tt)*) => {
+        $crate::frontend::cli::write_out(format_args!($($arg)*))
+    };
+}
+
 /// Lets a write to a closed pipe end the process the way it ends `cat` or `yes` in
 /// `... | head`: killed by SIGPIPE (status 141 in a shell), nothing printed. Rust starts
 /// programs with SIGPIPE ignored, so such a write fails instead, and `println!` panics on the
@@ -70,15 +106,19 @@ pub fn generate(
     Ok(())
 }
 
-/// Handles `--generate`: writes to standard output and gives the exit status.
+/// Handles `--generate`: writes to standard output and gives the exit status (2 if the text
+/// cannot be written). The text is made in memory first: the completion generator panics on a
+/// failed write.
 pub fn print_generated(what: Generated, command: clap::Command) -> std::process::ExitCode {
-    match generate(what, command, &mut std::io::stdout().lock()) {
-        Ok(()) => std::process::ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("error: {e}");
-            std::process::ExitCode::FAILURE
-        }
-    }
+    use std::io::Write;
+    let name = command.get_name().to_string();
+    let mut text = Vec::new();
+    let written = generate(what, command, &mut text)
+        .and_then(|()| std::io::stdout().lock().write_all(&text))
+        .and_then(|()| std::io::stdout().lock().flush())
+        .map(|()| true)
+        .map_err(|e| stdout_failed(&e));
+    exit_status(&name, written)
 }
 
 /// The value of the value enum `T` that the command line writes `name` (`"htm"`,

@@ -218,16 +218,28 @@ pub struct Line {
 pub enum LineError {
     #[error("line {0} is not valid UTF-8")]
     NotUtf8(usize),
+    #[error(
+        "line {0} is longer than {MAX_LINE_BYTES} bytes, more than any position needs; it was skipped"
+    )]
+    TooLong(usize),
 }
+
+/// The longest line [`PositionLines`] reads: a sticker string is 54 letters and a move sequence
+/// of ten thousand moves fits, while a file with no line breaks (a binary file, a runaway
+/// generator) is read in bounded pieces instead of whole into memory.
+pub const MAX_LINE_BYTES: usize = 1 << 16;
 
 /// The positions of a text, one a line, read as they arrive: blank lines and `#` comments are
 /// skipped, a `\r\n` ending and a UTF-8 byte-order mark before the first line are ignored. A
-/// line that is not UTF-8 is reported as such and reading goes on, so that one bad line does
-/// not cost a batch.
+/// line that is not UTF-8, or longer than [`MAX_LINE_BYTES`], is reported as such and reading
+/// goes on, so that one bad line does not cost a batch. An error of the reader is returned once
+/// and ends the lines: a reader that fails again on every call (a directory, an unreadable
+/// device) would otherwise never end.
 pub struct PositionLines<R> {
     reader: R,
     number: usize,
     buffer: Vec<u8>,
+    failed: bool,
 }
 
 impl<R: BufRead> PositionLines<R> {
@@ -236,6 +248,35 @@ impl<R: BufRead> PositionLines<R> {
             reader,
             number: 0,
             buffer: Vec::new(),
+            failed: false,
+        }
+    }
+
+    /// Reads the next line into the buffer, at most [`MAX_LINE_BYTES`] of it; `Ok(None)` at the
+    /// end, `Ok(Some(false))` for a line that was longer (the rest of it is read and dropped).
+    fn read_line(&mut self) -> std::io::Result<Option<bool>> {
+        use std::io::Read;
+        self.buffer.clear();
+        let limit = MAX_LINE_BYTES as u64 + 1;
+        if (&mut self.reader)
+            .take(limit)
+            .read_until(b'\n', &mut self.buffer)?
+            == 0
+        {
+            return Ok(None);
+        }
+        if self.buffer.len() < limit as usize || self.buffer.ends_with(b"\n") {
+            return Ok(Some(true));
+        }
+        let mut rest = Vec::new();
+        loop {
+            rest.clear();
+            let read = (&mut self.reader)
+                .take(limit)
+                .read_until(b'\n', &mut rest)?;
+            if read == 0 || rest.ends_with(b"\n") {
+                return Ok(Some(false));
+            }
         }
     }
 }
@@ -244,18 +285,28 @@ impl<R: BufRead> PositionLines<R> {
 const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 impl<R: BufRead> Iterator for PositionLines<R> {
-    /// An error of the reader ends the lines (after being returned once).
     type Item = std::io::Result<Line>;
 
     fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
         loop {
-            self.buffer.clear();
-            match self.reader.read_until(b'\n', &mut self.buffer) {
-                Ok(0) => return None,
-                Ok(_) => {}
-                Err(e) => return Some(Err(e)),
-            }
+            let whole = match self.read_line() {
+                Ok(None) => return None,
+                Ok(Some(whole)) => whole,
+                Err(e) => {
+                    self.failed = true;
+                    return Some(Err(e));
+                }
+            };
             self.number += 1;
+            if !whole {
+                return Some(Ok(Line {
+                    number: self.number,
+                    text: Err(LineError::TooLong(self.number)),
+                }));
+            }
             let mut bytes = self.buffer.as_slice();
             if self.number == 1 {
                 bytes = bytes.strip_prefix(BYTE_ORDER_MARK).unwrap_or(bytes);
@@ -315,6 +366,39 @@ mod tests {
                 (3, Ok("F".into()))
             ]
         );
+    }
+
+    #[test]
+    fn a_line_too_long_is_reported_and_skipped_and_reading_goes_on() {
+        let mut text = b"R\n".to_vec();
+        text.extend(std::iter::repeat_n(b'U', 3 * MAX_LINE_BYTES));
+        text.extend(b"\nF\n");
+        text.extend(std::iter::repeat_n(b'D', MAX_LINE_BYTES - 1));
+        assert_eq!(
+            read(&text),
+            vec![
+                (1, Ok("R".into())),
+                (2, Err(LineError::TooLong(2))),
+                (3, Ok("F".into())),
+                (4, Ok("D".repeat(MAX_LINE_BYTES - 1))),
+            ]
+        );
+    }
+
+    /// A reader that fails on every call, as reading a directory does.
+    struct Failing;
+
+    impl std::io::Read for Failing {
+        fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::other("always"))
+        }
+    }
+
+    #[test]
+    fn a_reader_error_is_returned_once_and_ends_the_lines() {
+        let mut lines = PositionLines::new(std::io::BufReader::new(Failing));
+        assert!(matches!(lines.next(), Some(Err(_))));
+        assert!(lines.next().is_none());
     }
 
     fn auto(text: &str) -> Result<Position, PositionError> {

@@ -5,11 +5,11 @@ use crate::common;
 use std::path::Path;
 use std::process::{Command, Output};
 
-fn run(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
+pub(super) fn run(bin: &str, args: &[&str], stdin: Option<&str>) -> Output {
     run_bytes(bin, args, stdin.map(str::as_bytes))
 }
 
-fn run_bytes(bin: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+pub(super) fn run_bytes(bin: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     use std::io::Write;
     let mut child = Command::new(bin)
         .args(args)
@@ -28,34 +28,34 @@ fn run_bytes(bin: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     out
 }
 
-fn gen_tables(args: &[&str]) -> Output {
+pub(super) fn gen_tables(args: &[&str]) -> Output {
     run(env!("CARGO_BIN_EXE_gen-tables"), args, None)
 }
 
-fn solve(args: &[&str], stdin: Option<&str>) -> Output {
+pub(super) fn solve(args: &[&str], stdin: Option<&str>) -> Output {
     run(env!("CARGO_BIN_EXE_solve"), args, stdin)
 }
 
-fn text(bytes: &[u8]) -> String {
+pub(super) fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Standard output as JSON lines, one object per line.
-fn json_lines(out: &Output) -> Vec<serde_json::Value> {
+pub(super) fn json_lines(out: &Output) -> Vec<serde_json::Value> {
     text(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect()
 }
 
-fn built_dir() -> tempfile::TempDir {
+pub(super) fn built_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let out = gen_tables(&["--data-dir", dir.path().to_str().unwrap(), "2x2"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     dir
 }
 
-fn data(dir: &Path) -> &str {
+pub(super) fn data(dir: &Path) -> &str {
     dir.to_str().unwrap()
 }
 
@@ -297,7 +297,7 @@ fn bad_arguments_get_usage_errors() {
     assert!(text(&stats.stderr).contains("tables"));
 }
 
-fn stats(args: &[&str]) -> Output {
+pub(super) fn stats(args: &[&str]) -> Output {
     run(env!("CARGO_BIN_EXE_stats"), args, None)
 }
 

@@ -17,6 +17,7 @@ mod phase1_solver;
 mod pocket_solver;
 mod pocket_tables;
 mod readme_examples;
+mod reliability;
 mod serve;
 mod table_format;
 mod two_phase;

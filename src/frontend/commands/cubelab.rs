@@ -159,10 +159,10 @@ fn serve(bind: &str, port: u16, server: Server) -> Result<bool, String> {
         let address = listener.local_addr().map_err(|e| e.to_string())?;
         let server = Arc::new(server);
         let opened = server.open_tables();
-        println!(
+        crate::outln!(
             "cubelab serve: listening on http://{address} (tables from {}; {opened})",
             server.data_dir().display()
-        );
+        )?;
         crate::frontend::serve::serve(listener, server)
             .await
             .map_err(|e| e.to_string())?;
@@ -267,42 +267,44 @@ fn load_test(url: &str, plan: &Plan, scramble_length: usize, json: bool) -> Resu
         eprintln!("cubelab: the server stopped answering");
         ok = false;
     }
-    print_reports(&reports, plan, json);
+    print_reports(&reports, plan, json)?;
     if !json {
-        println!(
+        crate::outln!(
             "\nAfterwards the server {} GET /tables.",
             if alive {
                 "still answers"
             } else {
                 "no longer answers"
             }
-        );
+        )?;
     }
     Ok(ok)
 }
 
-fn print_reports(reports: &[Report], plan: &Plan, json: bool) {
+fn print_reports(reports: &[Report], plan: &Plan, json: bool) -> Result<(), String> {
     if json {
         for report in reports {
-            println!("{}", serde_json::to_string(report).unwrap_or_default());
+            crate::outln!("{}", serde_json::to_string(report).unwrap_or_default())?;
         }
-        return;
+        return Ok(());
     }
-    println!(
+    crate::outln!(
         "{} connections, up to {:.1} s or {} requests per kind\n",
         plan.connections,
         plan.duration.as_secs_f64(),
         plan.max_requests
-    );
-    println!("| requests | count | per second | p50 | p90 | p99 | max | statuses | unanswered |");
-    println!("|---|---|---|---|---|---|---|---|---|");
+    )?;
+    crate::outln!(
+        "| requests | count | per second | p50 | p90 | p99 | max | statuses | unanswered |"
+    )?;
+    crate::outln!("|---|---|---|---|---|---|---|---|---|")?;
     for r in reports {
         let statuses: Vec<String> = r
             .statuses
             .iter()
             .map(|(s, n)| format!("{s}: {n}"))
             .collect();
-        println!(
+        crate::outln!(
             "| {} | {} | {:.0} | {:.2} ms | {:.2} ms | {:.2} ms | {:.2} ms | {} | {} |",
             r.name,
             r.requests,
@@ -313,6 +315,7 @@ fn print_reports(reports: &[Report], plan: &Plan, json: bool) {
             r.max_ms,
             statuses.join(", "),
             r.unanswered
-        );
+        )?;
     }
+    Ok(())
 }

@@ -103,18 +103,18 @@ pub fn run(args: Args) -> ExitCode {
     }
     let ok = if let Some(generators) = &args.generators {
         if args.circuit {
-            build_circuit(&args, generators)
+            Ok(build_circuit(&args, generators))
         } else {
-            build_group(&args, generators)
+            Ok(build_group(&args, generators))
         }
     } else if args.list {
         list(&args)
     } else if args.verify {
         verify(&args)
     } else {
-        build_all(&args)
+        Ok(build_all(&args))
     };
-    crate::frontend::cli::exit_status("gen-tables", Ok(ok))
+    crate::frontend::cli::exit_status("gen-tables", ok)
 }
 
 /// The tables the arguments ask for.
@@ -238,8 +238,7 @@ fn report_built(args: &Args, id: TableId, built: &Built, seconds: f64) -> Result
         &path,
         bytes,
         &built.passes,
-    );
-    Ok(())
+    )
 }
 
 /// Whether a subgroup job succeeded; its error, if any, printed.
@@ -280,15 +279,15 @@ fn build_circuit(args: &Args, generators: &str) -> bool {
                 "bytes": bytes,
                 "path": path,
             });
-            println!("{line}");
+            crate::outln!("{line}").map_err(GroupError::Other)?;
         } else {
-            println!(
+            crate::outln!(
                 "circuit of {spec}: {} moves through all {} positions, built in {built:.1} s and checked; {} ({})",
                 thousands(moves.len() as u128),
                 thousands(sizes.order),
                 path.display(),
                 human_bytes(u128::from(bytes))
-            );
+            ).map_err(GroupError::Other)?;
         }
         Ok(())
     })();
@@ -312,7 +311,8 @@ fn build_group(args: &Args, generators: &str) -> bool {
                     let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
                     let seconds = start.elapsed().as_secs_f64();
                     let header = table.header();
-                    print_table(args, &name, header, "reused", seconds, &path, bytes, &[]);
+                    print_table(args, &name, header, "reused", seconds, &path, bytes, &[])
+                        .map_err(GroupError::Other)?;
                     return Ok(());
                 }
                 Err(e) => eprintln!("gen-tables: {name}: {e}; rebuilding it"),
@@ -320,14 +320,15 @@ fn build_group(args: &Args, generators: &str) -> bool {
         }
         let _lock = BuildLock::acquire(dir)?;
         if !args.json {
-            println!(
+            crate::outln!(
                 "{spec}: {} positions; {} corner x {} edge states = {} entries, about {} to build",
                 thousands(sizes.order),
                 thousands(sizes.corner_image),
                 thousands(sizes.edge_image),
                 thousands(sizes.entries()),
                 human_bytes(sizes.build_bytes())
-            );
+            )
+            .map_err(GroupError::Other)?;
         }
         let bar = progress_bar(u64::try_from(sizes.order).unwrap_or(u64::MAX), &name);
         let built = group::build(dir, &spec, &bar)?;
@@ -344,8 +345,8 @@ fn build_group(args: &Args, generators: &str) -> bool {
             &built.path,
             bytes,
             passes,
-        );
-        Ok(())
+        )
+        .map_err(GroupError::Other)
     })();
     succeeded(result)
 }
@@ -367,7 +368,7 @@ fn build_one(args: &Args, id: TableId) -> Result<(), String> {
                     table.path(),
                     table.file_bytes(),
                     &[],
-                );
+                )?;
                 return Ok(());
             }
             Err(e) => eprintln!("gen-tables: {}: {e}; rebuilding it", id.name()),
@@ -383,11 +384,11 @@ fn compress_if_asked(args: &Args, path: &Path) -> Result<(), String> {
         let zst = table::export_zst(path, 9).map_err(|e| e.to_string())?;
         if !args.json {
             let bytes = std::fs::metadata(&zst).map(|m| m.len()).unwrap_or(0);
-            println!(
+            crate::outln!(
                 "  compressed copy: {} ({})",
                 zst.display(),
                 human_bytes(bytes)
-            );
+            )?;
         }
     }
     Ok(())
@@ -403,7 +404,7 @@ fn print_table(
     path: &Path,
     bytes: u64,
     passes: &[Pass],
-) {
+) -> Result<(), String> {
     let hist = &header.histogram;
     if args.json {
         let line = serde_json::json!({
@@ -418,29 +419,30 @@ fn print_table(
             "path": path,
             "passes": passes,
         });
-        println!("{line}");
+        crate::outln!("{line}")?;
     } else {
         if args.verbose {
             for pass in passes {
                 let direction = if pass.backward { "backward" } else { "forward" };
-                println!(
+                crate::outln!(
                     "  depth {:>2}: {direction:<8} {:>15} found in {:.2} s",
                     pass.depth,
                     thousands(pass.found),
                     pass.seconds
-                );
+                )?;
             }
         }
-        println!(
+        crate::outln!(
             "{}: {status} in {seconds:.2} s, {} entries, {}, {}",
             name,
             thousands(header.entries),
             human_bytes(bytes),
             path.display()
-        );
-        print!("{}", histogram_table(hist));
-        println!("  max {}, mean {:.4}\n", max_depth(hist), mean_depth(hist));
+        )?;
+        crate::out!("{}", histogram_table(hist))?;
+        crate::outln!("  max {}, mean {:.4}\n", max_depth(hist), mean_depth(hist))?;
     }
+    Ok(())
 }
 
 /// Every 4-bit table, and the 2-bit ones that are present (or asked for with --encoding mod3).
@@ -459,12 +461,16 @@ fn present(args: &Args, id: TableId) -> bool {
     id.is_present(&args.data_dir)
 }
 
-fn list(args: &Args) -> bool {
+fn list(args: &Args) -> Result<bool, String> {
     if !args.json {
-        println!(
+        crate::outln!(
             "{:<16} {:>14} {:>10} {:>12} {:>11}  status",
-            "table", "entries", "size", "build memory", "build time"
-        );
+            "table",
+            "entries",
+            "size",
+            "build memory",
+            "build time"
+        )?;
     }
     let cores = rayon::current_num_threads() as f64;
     for id in listed(args) {
@@ -489,22 +495,22 @@ fn list(args: &Args) -> bool {
                 "status": status,
                 "path": id.path(&args.data_dir),
             });
-            println!("{line}");
+            crate::outln!("{line}")?;
         } else {
-            println!(
+            crate::outln!(
                 "{:<16} {:>14} {:>10} {:>12} {:>11}  {status}",
                 id.name(),
                 thousands(catalogue::entries(id.kind)),
                 human_bytes(bytes),
                 human_bytes(memory),
                 rough_duration(seconds)
-            );
+            )?;
         }
     }
-    true
+    Ok(true)
 }
 
-fn verify(args: &Args) -> bool {
+fn verify(args: &Args) -> Result<bool, String> {
     let mut ok = true;
     let mut checked = 0;
     for id in listed(args) {
@@ -522,17 +528,17 @@ fn verify(args: &Args) -> bool {
                 "error": result.as_ref().err().map(ToString::to_string),
                 "seconds": seconds,
             });
-            println!("{line}");
+            crate::outln!("{line}")?;
         } else {
             match &result {
-                Ok(_) => println!("{}: valid ({seconds:.2} s)", id.name()),
-                Err(e) => println!("{}: {e}", id.name()),
+                Ok(_) => crate::outln!("{}: valid ({seconds:.2} s)", id.name())?,
+                Err(e) => crate::outln!("{}: {e}", id.name())?,
             }
         }
         ok &= result.is_ok();
     }
     if checked == 0 && !args.json {
-        println!("no tables in {}", args.data_dir.display());
+        crate::outln!("no tables in {}", args.data_dir.display())?;
     }
-    ok
+    Ok(ok)
 }

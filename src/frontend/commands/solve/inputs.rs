@@ -2,6 +2,7 @@
 //! each read only when the one before it is answered, and the experiment they belong to.
 
 use super::*;
+use std::path::Path;
 
 /// One position to solve: its number among all the positions given (for --shard and the CSV's
 /// `index`), how it is shown in the output, and its text or why it has none.
@@ -41,17 +42,16 @@ pub(super) struct Experiment {
 }
 
 impl Experiment {
-    pub(super) fn of(args: &Args) -> Result<Experiment, String> {
+    /// The experiment of `args`, whose --file (if any) is `file`.
+    pub(super) fn of(args: &Args, file: Option<&PositionFile>) -> Experiment {
         let mut total = Some(args.positions.len() as u64);
         let mut sources = Vec::new();
         if !args.positions.is_empty() {
             sources.push("arguments".to_string());
         }
-        if let Some(path) = &args.file {
-            let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            let lines = PositionLines::new(std::io::BufReader::new(file)).count();
-            total = total.map(|t| t + lines as u64);
-            sources.push(format!("file {}", path.display()));
+        if let Some(file) = file {
+            total = total.zip(file.lines).map(|(t, lines)| t + lines);
+            sources.push(format!("file {}", file.path.display()));
         }
         if let Some(count) = args.random {
             let puzzle = args.puzzle.unwrap_or(Puzzle::Cube);
@@ -62,21 +62,108 @@ impl Experiment {
             total = None;
             sources.push("standard input".to_string());
         }
-        Ok(Experiment {
+        Experiment {
             total,
             source: sources.join(" + "),
+        }
+    }
+}
+
+/// The file of positions (--file), opened once: reading it twice (to count it, then to solve
+/// it) read nothing the second time from a pipe or `/dev/stdin`, and waited forever on a FIFO.
+pub(super) struct PositionFile {
+    path: PathBuf,
+    file: std::fs::File,
+    /// How many position lines it holds, where that is known without consuming it: a regular
+    /// file is counted and rewound; a pipe or a FIFO is not (its experiment's total is then
+    /// unknown, as for standard input).
+    lines: Option<u64>,
+    /// Its device and inode, to tell it from an output file.
+    #[cfg(unix)]
+    identity: (u64, u64),
+}
+
+impl PositionFile {
+    pub(super) fn open(path: &Path) -> Result<PositionFile, String> {
+        use std::io::Seek;
+        let shown = path.display();
+        let mut file = std::fs::File::open(path).map_err(|e| format!("{shown}: {e}"))?;
+        let metadata = file.metadata().map_err(|e| format!("{shown}: {e}"))?;
+        if metadata.is_dir() {
+            return Err(format!(
+                "{shown} is a directory; --file takes a file of positions, one a line"
+            ));
+        }
+        let lines = if metadata.is_file() {
+            let count = PositionLines::new(std::io::BufReader::new(&file)).count() as u64;
+            file.rewind().map_err(|e| format!("{shown}: {e}"))?;
+            Some(count)
+        } else {
+            None
+        };
+        Ok(PositionFile {
+            path: path.to_path_buf(),
+            file,
+            lines,
+            #[cfg(unix)]
+            identity: identity(&metadata),
         })
     }
+
+    /// Refuses an output at `output` (named by `option`) that is this file, by whatever path:
+    /// appending rows to the file being read would read them back as positions until the disk
+    /// is full.
+    pub(super) fn check_not_output(&self, output: &Path, option: &str) -> Result<(), String> {
+        #[cfg(unix)]
+        if let Ok(metadata) = std::fs::metadata(output)
+            && identity(&metadata) == self.identity
+        {
+            return Err(format!(
+                "{option} {} is the file of positions being read ({}); write to another file",
+                output.display(),
+                self.path.display()
+            ));
+        }
+        Ok(())
+    }
+
+    /// Refuses a standard output that is this file (`solve --file x >> x`), for the same reason.
+    pub(super) fn check_not_stdout(&self) -> Result<(), String> {
+        #[cfg(unix)]
+        {
+            use std::os::fd::AsFd;
+            let stdout = std::io::stdout();
+            let same = stdout
+                .as_fd()
+                .try_clone_to_owned()
+                .map(std::fs::File::from)
+                .and_then(|f| f.metadata())
+                .is_ok_and(|m| m.is_file() && identity(&m) == self.identity);
+            if same {
+                return Err(format!(
+                    "standard output is the file of positions being read ({}); write to another file",
+                    self.path.display()
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A file's device and inode: the same for every path that names it.
+#[cfg(unix)]
+fn identity(metadata: &std::fs::Metadata) -> (u64, u64) {
+    use std::os::unix::fs::MetadataExt;
+    (metadata.dev(), metadata.ino())
 }
 
 pub(super) type Inputs = Box<dyn Iterator<Item = Result<Input, String>>>;
 
 /// Positions from the arguments, --file and --random, or else from standard input, each read
 /// or drawn only when the one before it has been answered.
-pub(super) fn inputs(args: &Args) -> Result<Inputs, String> {
+pub(super) fn inputs(args: &Args, file: Option<PositionFile>) -> Inputs {
     let mut inputs: Inputs = Box::new(args.positions.clone().into_iter().map(|t| Ok(Input::of(t))));
-    if let Some(path) = &args.file {
-        let file = std::fs::File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Some(PositionFile { path, file, .. }) = file {
         let shown = path.display().to_string();
         let lines = PositionLines::new(std::io::BufReader::new(file)).map(move |line| {
             line.map(Input::of_line)
@@ -113,5 +200,5 @@ pub(super) fn inputs(args: &Args) -> Result<Inputs, String> {
             })),
             Err(e) => Some(Err(e)),
         });
-    Ok(Box::new(numbered))
+    Box::new(numbered)
 }

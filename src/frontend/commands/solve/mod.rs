@@ -260,14 +260,21 @@ fn execute(args: &Args) -> Result<bool, String> {
         None => None,
     };
     let solvers = Solvers::new(&args.data_dir);
+    let file = args.file.as_deref().map(PositionFile::open).transpose()?;
+    if let Some(file) = &file {
+        file.check_not_stdout()?;
+        if let Some(csv) = &args.csv {
+            file.check_not_output(csv, "--csv")?;
+        }
+    }
     let mut csv = match &args.csv {
         Some(path) => Some(ExperimentWriter::append(path).map_err(|e| e.to_string())?),
         None => None,
     };
-    let experiment = Experiment::of(args)?;
+    let experiment = Experiment::of(args, file.as_ref());
     let mut all_solved = true;
     let stdout = std::io::stdout();
-    let mut inputs = inputs(args)?;
+    let mut inputs = inputs(args, file);
     let batch = batch_size(args);
     loop {
         let mut read = Vec::with_capacity(batch);
@@ -296,11 +303,10 @@ fn execute(args: &Args) -> Result<bool, String> {
         if args.print_state {
             for (shown, position) in &positions {
                 let mut out = stdout.lock();
-                if write_state(&mut out, args, palette.as_ref(), shown, position)
-                    .and_then(|()| out.flush())
-                    .is_err()
-                {
-                    return Ok(all_solved);
+                let written = write_state(&mut out, args, palette.as_ref(), shown, position)
+                    .and_then(|()| out.flush());
+                if let Some(end) = output_ended(written) {
+                    return end.map(|()| all_solved);
                 }
                 all_solved &= position.is_ok();
             }
@@ -332,9 +338,8 @@ fn execute(args: &Args) -> Result<bool, String> {
                         _ => Ok(()),
                     })
                 };
-                if written.and_then(|()| out.flush()).is_err() {
-                    // Standard output closed (a pipe into `head`, say): nothing more to say.
-                    return Ok(all_solved);
+                if let Some(end) = output_ended(written.and_then(|()| out.flush())) {
+                    return end.map(|()| all_solved);
                 }
                 if let Some(writer) = csv.as_mut() {
                     let row = csv_row(args, &experiment, *index, shown, puzzle, outcome);
@@ -345,6 +350,18 @@ fn execute(args: &Args) -> Result<bool, String> {
         if let Some(e) = failure {
             return Err(e);
         }
+    }
+}
+
+/// What a write to standard output means for the run: `None` if it succeeded; a quiet end if
+/// the reader has gone (a pipe into `head`, where SIGPIPE has not already ended the process);
+/// otherwise (a full disk, a closed descriptor) an error, so that a cut-off output never passes
+/// for a complete one.
+fn output_ended(written: std::io::Result<()>) -> Option<Result<(), String>> {
+    match written {
+        Ok(()) => None,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Some(Ok(())),
+        Err(e) => Some(Err(crate::frontend::cli::stdout_failed(&e))),
     }
 }
 

@@ -38,23 +38,23 @@ pub(super) fn experiment(
                 .map(|(index, times)| serde_json::json!({"index": index, "times": times}))
                 .collect();
             value["unindexed"] = merged.unindexed.into();
-            println!("{value}");
+            crate::outln!("{value}")?;
         }
         ExperimentOutput::Markdown => {
             for line in &coverage {
-                println!("{line}");
+                crate::outln!("{line}")?;
             }
             if !coverage.is_empty() {
-                println!();
+                crate::outln!()?;
             }
-            print!("{}", markdown(&summary));
+            crate::out!("{}", markdown(&summary))?;
         }
         ExperimentOutput::Text => {
             let name = match files {
                 [one] => one.display().to_string(),
                 many => format!("{} files", many.len()),
             };
-            print_experiment(&name, &summary);
+            print_experiment(&name, &summary)?;
             for line in &coverage {
                 eprintln!("stats: {line}");
             }
@@ -122,24 +122,26 @@ pub(super) enum ExperimentOutput {
     Markdown,
 }
 
-pub(super) fn print_experiment(name: &str, summary: &ExperimentSummary) {
-    println!("{name}: {} positions", summary.positions);
+pub(super) fn print_experiment(name: &str, summary: &ExperimentSummary) -> Result<(), String> {
+    crate::outln!("{name}: {} positions", summary.positions)?;
     for group in &summary.groups {
-        println!();
-        println!(
+        crate::outln!()?;
+        crate::outln!(
             "{} {}: {} positions",
-            group.puzzle, group.metric, group.positions
-        );
+            group.puzzle,
+            group.metric,
+            group.positions
+        )?;
         for (status, n) in &group.by_status {
-            println!("  {status}: {n}");
+            crate::outln!("  {status}: {n}")?;
         }
         if !group.lower_bounds.is_empty() {
-            println!(
+            crate::outln!(
                 "  proven lower bounds of the others: {:?}",
                 group.lower_bounds
-            );
+            )?;
         }
-        println!(
+        crate::outln!(
             "  {:>6} {:>9} {:>15} {:>15} {:>15} {:>11} {:>11} {:>11} {:>11}",
             "length",
             "positions",
@@ -150,11 +152,11 @@ pub(super) fn print_experiment(name: &str, summary: &ExperimentSummary) {
             "median",
             "min",
             "max"
-        );
+        )?;
         for s in &group.by_length {
             let nodes = |v: Option<f64>| v.map_or("-".to_string(), |n| thousands(n.round() as u64));
             let t = s.seconds;
-            println!(
+            crate::outln!(
                 "  {:>6} {:>9} {:>15} {:>15} {:>15} {:>11} {:>11} {:>11} {:>11}",
                 s.length,
                 s.positions,
@@ -165,7 +167,8 @@ pub(super) fn print_experiment(name: &str, summary: &ExperimentSummary) {
                 format_seconds(t.median),
                 format_seconds(t.min),
                 format_seconds(t.max),
-            );
+            )?;
         }
     }
+    Ok(())
 }

@@ -189,15 +189,15 @@ fn circuit(file: &std::path::Path, json: bool) -> Result<bool, String> {
             "error": checked.as_ref().err().map(|e| e.to_string()),
             "seconds": seconds,
         });
-        println!("{line}");
+        crate::outln!("{line}")?;
     } else {
         match &checked {
-            Ok(()) => println!(
+            Ok(()) => crate::outln!(
                 "{}: a circuit of {spec}: {} moves, every position once and back to the start (checked in {seconds:.1} s)",
                 file.display(),
                 thousands(moves.len() as u128)
-            ),
-            Err(e) => println!("{}: not a circuit of {spec}: {e}", file.display()),
+            )?,
+            Err(e) => crate::outln!("{}: not a circuit of {spec}: {e}", file.display())?,
         }
     }
     Ok(checked.is_ok())
@@ -229,6 +229,6 @@ fn draw(
         Err(e) => return Err(format!("{text}: {e}")),
     };
     draw_net(out, format, &stickers, &scheme).map_err(|e| e.to_string())?;
-    println!("{}", out.display());
+    crate::outln!("{}", out.display())?;
     Ok(true)
 }

@@ -47,7 +47,7 @@ pub(super) fn draw_distribution(
             format.extension()
         ));
         distribution_chart(&path, format, title, series, log).map_err(|e| e.to_string())?;
-        println!("{}", path.display());
+        crate::outln!("{}", path.display())?;
     }
     Ok(2)
 }
@@ -242,7 +242,7 @@ pub(super) fn plot_experiment(
         written.push(chart("iterations"));
     }
     for path in &written {
-        println!("{}", path.display());
+        crate::outln!("{}", path.display())?;
     }
     Ok(written.len())
 }

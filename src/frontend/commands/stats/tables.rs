@@ -46,36 +46,36 @@ pub(super) fn tables(dir: &std::path::Path, json: bool) -> Result<bool, String> 
                 "problems": scanned.problems,
                 "seconds": seconds,
             });
-            println!("{line}");
+            crate::outln!("{line}")?;
         } else {
-            println!(
+            crate::outln!(
                 "{}: {} entries, {}, scanned in {seconds:.2} s",
                 name,
                 thousands(table.header().entries),
                 human_bytes(table.file_bytes())
-            );
+            )?;
             if let Some(group) = &group {
-                println!(
+                crate::outln!(
                     "  the group {}: {} positions, {} entries outside it",
                     group.spec,
                     thousands(group.order),
                     thousands(group.outside)
-                );
+                )?;
             }
             if encoding == Encoding::Mod3 {
-                println!(
+                crate::outln!(
                     "  (2-bit table: residues checked against the depths counted at build time)"
-                );
+                )?;
             }
-            print!("{}", histogram_table(hist));
-            println!("  max {}, mean {:.4}", max_depth(hist), mean_depth(hist));
+            crate::out!("{}", histogram_table(hist))?;
+            crate::outln!("  max {}, mean {:.4}", max_depth(hist), mean_depth(hist))?;
             if checked && scanned.problems.is_empty() {
-                println!("  equals the published distribution");
+                crate::outln!("  equals the published distribution")?;
             }
             for problem in &scanned.problems {
-                println!("  MISMATCH: {problem}");
+                crate::outln!("  MISMATCH: {problem}")?;
             }
-            println!();
+            crate::outln!()?;
         }
     }
     if found == 0 {
