@@ -299,13 +299,28 @@ impl TableId {
     pub fn open(&self, dir: &Path, verify: Verify) -> Result<Table, TableError> {
         let path = self.path(dir);
         let rebuild = self.rebuild_command(dir);
-        if !path.exists() {
-            let zst = zst_path(&path);
-            if !zst.exists() {
-                return Err(TableError::Missing { path, rebuild });
-            }
-            import_zst(&zst, &path, &rebuild)?;
+        if path.exists() {
+            return self.check_opened(path, rebuild, verify);
         }
+        let zst = zst_path(&path);
+        if !zst.exists() {
+            return Err(TableError::Missing { path, rebuild });
+        }
+        import_zst(&zst, &path, super::file_bytes(*self), &rebuild)?;
+        // A copy that unpacks to another table is not left in this table's place.
+        self.check_opened(path.clone(), rebuild, verify)
+            .inspect_err(|_| {
+                let _ = std::fs::remove_file(&path);
+            })
+    }
+
+    /// Opens the table file at `path` and refuses it unless it holds this table.
+    fn check_opened(
+        &self,
+        path: std::path::PathBuf,
+        rebuild: String,
+        verify: Verify,
+    ) -> Result<Table, TableError> {
         let table = Table::open_file(&path, &rebuild)?;
         if TableId::of_header(table.header()) != Some(*self) {
             return Err(TableError::WrongKind {

@@ -213,6 +213,55 @@ fn a_damaged_zstd_copy_is_an_error() {
     assert!(!path.exists(), "no half-written table is left");
 }
 
+/// A small copy that unpacks to far more than its table's size (a compression bomb), or to
+/// something that is no table, is refused as soon as that shows, and nothing is left behind.
+#[test]
+fn a_zstd_copy_that_unpacks_to_no_table_or_too_much_is_stopped_early() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let path = ID.path(dir.path());
+    let table = fs::read(&path).unwrap();
+    let zst = table::zst_path(&path);
+    fs::remove_file(&path).unwrap();
+    let mut oversized = table.clone();
+    oversized.resize(table.len() * 40, 0);
+    let no_table = vec![0u8; table.len()];
+    for (bytes, says) in [(oversized, "more than"), (no_table, "cubelab table")] {
+        fs::write(&zst, zstd::encode_all(&bytes[..], 19).unwrap()).unwrap();
+        assert!(fs::metadata(&zst).unwrap().len() < 200_000);
+        let err = open(dir.path()).err().unwrap();
+        assert!(matches!(err, TableError::Damaged { .. }), "{err}");
+        assert!(err.to_string().contains(says), "{err}");
+        let left: Vec<_> = fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .map(|name| name.to_string_lossy().into_owned())
+            .filter(|name| !name.ends_with(".zst") && !name.ends_with(".ok"))
+            .collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+}
+
+/// A copy of another table (of the same size) unpacked in this one's place is refused and
+/// removed, not left to be refused again on every later load.
+#[test]
+fn a_zstd_copy_of_another_table_is_not_left_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let path = ID.path(dir.path());
+    let mut bytes = fs::read(&path).unwrap();
+    fs::remove_file(&path).unwrap();
+    // Another version's format number: same size, not this table.
+    bytes[8] = 0x7f;
+    fs::write(
+        table::zst_path(&path),
+        zstd::encode_all(&bytes[..], 3).unwrap(),
+    )
+    .unwrap();
+    assert!(open(dir.path()).is_err());
+    assert!(!path.exists());
+}
+
 /// A good compressed copy that cannot be written out (here a directory stands where the
 /// temporary file goes, as a full disk or a read-only directory would stop it) is not called
 /// damaged: the error says the copy could not be unpacked there, and how to get round it.
