@@ -207,3 +207,81 @@ fn a_failed_write_to_standard_output_is_an_error_in_every_binary() {
         );
     }
 }
+
+const HEADER: &str = "input,puzzle,metric,status,length,lower_bound,nodes,seconds,solution,iterations,index,total,source,method";
+const GOOD_ROW: &str = "R,2x2,htm,optimal,1,,,0.1,R',,0,3,x,optimal";
+
+/// `stats experiment` and `stats plot --experiment` on one file: both refuse it with exit 2,
+/// naming the line; returns the message.
+fn refused_experiment(contents: &str) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("experiment.csv");
+    std::fs::write(&file, contents).unwrap();
+    let file = file.to_str().unwrap();
+    let stats = env!("CARGO_BIN_EXE_stats");
+    let out = run_into(stats, &["experiment", file], Stdio::piped());
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{contents:?}: {}",
+        text(&out.stdout)
+    );
+    let plot_dir = dir.path().join("charts");
+    let plot_dir = plot_dir.to_str().unwrap();
+    let args = [
+        "--data-dir",
+        plot_dir,
+        "plot",
+        "--out",
+        plot_dir,
+        "--experiment",
+        file,
+    ];
+    let plotted = run_into(stats, &args, Stdio::piped());
+    assert_eq!(plotted.status.code(), Some(2), "plot of {contents:?}");
+    text(&out.stderr)
+}
+
+#[test]
+fn a_malformed_experiment_row_is_named_by_its_own_line() {
+    let bad = "U,2x2,htm,optimal,abc,,,0.1,U',,1,3,x,optimal";
+    // With `\r\n` endings and after a blank line csv's own count ran one line low.
+    for (contents, line) in [
+        (format!("{HEADER}\n{GOOD_ROW}\n{bad}\n"), 3),
+        (format!("{HEADER}\r\n{GOOD_ROW}\r\n{bad}\r\n"), 3),
+        (format!("{HEADER}\n{GOOD_ROW}\n\n{bad}\n"), 4),
+        (format!("{HEADER}\n{GOOD_ROW}\n\nU,2x2,htm,optimal,1\n"), 4),
+    ] {
+        let message = refused_experiment(&contents);
+        assert!(
+            message.contains(&format!("line {line}:")),
+            "{contents:?}: {message}"
+        );
+    }
+}
+
+#[test]
+fn experiment_values_outside_their_meaning_are_refused() {
+    for (field, row) in [
+        ("seconds", "R,2x2,htm,optimal,1,,,NaN,R',,0,3,x,optimal"),
+        ("seconds", "R,2x2,htm,optimal,1,,,inf,R',,0,3,x,optimal"),
+        ("seconds", "R,2x2,htm,optimal,1,,,-1,R',,0,3,x,optimal"),
+        ("status", "R,2x2,htm,weird,1,,,1,R',,0,3,x,optimal"),
+        ("puzzle", "R,4x4,htm,optimal,1,,,1,R',,0,3,x,optimal"),
+        // A length that once had the chart allocate per move up to it.
+        (
+            "length",
+            "R,3x3,htm,optimal,4294967295,,,1,R',,0,3,x,optimal",
+        ),
+        (
+            "iterations",
+            "R,3x3,htm,optimal,1,,,1,R',4294967295:1:1,0,3,x,optimal",
+        ),
+    ] {
+        let message = refused_experiment(&format!("{HEADER}\n{GOOD_ROW}\n{row}\n"));
+        assert!(
+            message.contains("line 3:") && message.contains(field),
+            "{row}: {message}"
+        );
+    }
+}

@@ -96,6 +96,21 @@ impl ExperimentRow {
     }
 }
 
+/// The statuses `solve` writes: `optimal`, `found` (two-phase), `solved` (layers), `timeout`,
+/// `max-length` and `invalid`.
+pub const STATUSES: [&str; 6] = [
+    "optimal",
+    "found",
+    "solved",
+    "timeout",
+    "max-length",
+    "invalid",
+];
+
+/// The longest solution length a row may give: far beyond any method's (the layer method's run
+/// to about a hundred moves), and small enough that a chart's counts per length stay small.
+pub const MAX_LENGTH: u32 = 1000;
+
 /// Reads an experiment file, checking every row; an error names the file and line.
 pub fn read_experiment(path: &Path) -> Result<Vec<ExperimentRow>, ExperimentError> {
     let mut reader = csv::Reader::from_path(path).map_err(|e| match e.into_kind() {
@@ -109,52 +124,120 @@ pub fn read_experiment(path: &Path) -> Result<Vec<ExperimentRow>, ExperimentErro
             problem: format!("{other:?}"),
         },
     })?;
-    let malformed = |line: u64, problem: String| ExperimentError::Malformed {
+    // csv's own line numbers run one low after a blank line or with `\r\n` endings; the line
+    // is counted from the record's byte offset instead, when there is an error to name.
+    let malformed = |byte: u64, problem: String| ExperimentError::Malformed {
         path: path.to_path_buf(),
-        line,
+        line: line_at(path, byte),
         problem,
     };
     let headers = reader
         .headers()
-        .map_err(|e| malformed(1, e.to_string()))?
+        .map_err(|e| malformed(0, e.to_string()))?
         .clone();
     let mut rows = Vec::new();
-    for record in reader.deserialize::<ExperimentRow>() {
-        let row = record.map_err(|e| {
-            let line = e.position().map_or(0, |p| p.line());
+    let mut record = csv::StringRecord::new();
+    loop {
+        match reader.read_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let byte = e.position().map_or(0, csv::Position::byte);
+                let problem = match e.kind() {
+                    csv::ErrorKind::UnequalLengths {
+                        expected_len, len, ..
+                    } => format!("{len} fields where the header has {expected_len}"),
+                    _ => e.to_string(),
+                };
+                return Err(malformed(byte, problem));
+            }
+        }
+        let byte = record.position().map_or(0, csv::Position::byte);
+        let row: ExperimentRow = record.deserialize(Some(&headers)).map_err(|e| {
             let problem = match e.kind() {
                 csv::ErrorKind::Deserialize { err, .. } => {
-                    let column = err.field().and_then(|i| headers.get(i as usize));
-                    match column {
+                    match err.field().and_then(|i| headers.get(i as usize)) {
                         Some(name) => format!("column '{name}': {}", err.kind()),
                         None => err.to_string(),
                     }
                 }
-                csv::ErrorKind::UnequalLengths {
-                    expected_len, len, ..
-                } => {
-                    format!("{len} fields where the header has {expected_len}")
-                }
                 _ => e.to_string(),
             };
-            malformed(line, problem)
+            malformed(byte, problem)
         })?;
-        let line = rows.len() as u64 + 2;
-        if row.status == "optimal" && row.length.is_none() {
-            return Err(malformed(line, "an optimal row without a length".into()));
-        }
-        if row.parsed_iterations().is_none() {
-            return Err(malformed(
-                line,
-                format!(
-                    "iterations '{}' are not bound:nodes:seconds",
-                    row.iterations
-                ),
-            ));
-        }
+        row.check().map_err(|problem| malformed(byte, problem))?;
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// The 1-based number of the line of the file at `path` where the record that csv places at
+/// byte `byte` begins: csv places a record at the end of the one before, so the line breaks (and
+/// blank lines) that follow that byte come before the record.
+fn line_at(path: &Path, byte: u64) -> u64 {
+    use std::io::Read;
+    let Ok(file) = std::fs::File::open(path) else {
+        return 0;
+    };
+    let mut line = 1;
+    for (at, b) in std::io::BufReader::new(file).bytes().enumerate() {
+        let Ok(b) = b else { break };
+        if at as u64 >= byte && b != b'\n' && b != b'\r' {
+            break;
+        }
+        line += u64::from(b == b'\n');
+    }
+    line
+}
+
+impl ExperimentRow {
+    /// Whether the row holds what `solve` writes: a known puzzle and status, a time that is a
+    /// time, lengths within [`MAX_LENGTH`], well-formed iterations; otherwise what is wrong.
+    pub fn check(&self) -> Result<(), String> {
+        use crate::model::position::Puzzle;
+        let puzzles = [Puzzle::Pocket.name(), Puzzle::Cube.name()];
+        if !self.puzzle.is_empty() && !puzzles.contains(&self.puzzle.as_str()) {
+            return Err(format!(
+                "column 'puzzle': '{}' is none of {}",
+                self.puzzle,
+                puzzles.join(", ")
+            ));
+        }
+        if !STATUSES.contains(&self.status.as_str()) {
+            return Err(format!(
+                "column 'status': '{}' is none of {}",
+                self.status,
+                STATUSES.join(", ")
+            ));
+        }
+        if !(self.seconds.is_finite() && self.seconds >= 0.0) {
+            return Err(format!(
+                "column 'seconds': {} is not a time (a number of seconds, 0 or more)",
+                self.seconds
+            ));
+        }
+        for (column, value) in [("length", self.length), ("lower_bound", self.lower_bound)] {
+            if let Some(n) = value.filter(|&n| n > MAX_LENGTH) {
+                return Err(format!(
+                    "column '{column}': {n} moves is more than any solution ({MAX_LENGTH} at most)"
+                ));
+            }
+        }
+        if self.status == "optimal" && self.length.is_none() {
+            return Err("an optimal row without a length".into());
+        }
+        let iterations = self.parsed_iterations().filter(|its| {
+            its.iter()
+                .all(|it| it.bound <= MAX_LENGTH && it.seconds.is_finite() && it.seconds >= 0.0)
+        });
+        if iterations.is_none() {
+            return Err(format!(
+                "iterations '{}' are not bound:nodes:seconds",
+                self.iterations
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Appends rows to an experiment file, writing the header only when the file is new, so that
