@@ -100,6 +100,17 @@ pub fn histogram_table(histogram: &[u64]) -> String {
     out
 }
 
+/// `text` as an error message quotes it: whole up to `max` characters, else its start and how
+/// long it is, so that a runaway input does not come back as a runaway message.
+pub fn quoted(text: &str, max: usize) -> std::borrow::Cow<'_, str> {
+    let length = text.chars().count();
+    if length <= max {
+        return text.into();
+    }
+    let start: String = text.chars().take(max.saturating_sub(20)).collect();
+    format!("{start}... ({} characters)", thousands(length as u128)).into()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,5 +128,14 @@ mod tests {
         assert_eq!(max_depth(&[1, 9, 54]), 2);
         assert!((mean_depth(&[1, 1, 2]) - 1.25).abs() < 1e-12);
         assert!(histogram_table(&[1, 3]).contains("75.000%"));
+    }
+
+    #[test]
+    fn quoted_keeps_short_text_and_shortens_long_text() {
+        assert_eq!(quoted("R U", 80), "R U");
+        let long = "x".repeat(10_000);
+        let shown = quoted(&long, 80);
+        assert!(shown.chars().count() < 100, "{shown}");
+        assert!(shown.ends_with("... (10,000 characters)"), "{shown}");
     }
 }

@@ -285,3 +285,17 @@ fn experiment_values_outside_their_meaning_are_refused() {
         );
     }
 }
+
+#[test]
+fn an_error_quotes_a_long_input_by_its_start_and_length() {
+    let dir = built_dir();
+    let long = "R U X ".repeat(5000);
+    let out = super::cli::solve(
+        &["--data-dir", data(dir.path()), "--puzzle", "2x2"],
+        Some(&long),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let message = text(&out.stderr);
+    assert!(message.len() < 300, "{} bytes: {message}", message.len());
+    assert!(message.contains("29,999 characters)") && message.contains("unknown move 'X'"));
+}

@@ -117,6 +117,7 @@ pub(super) fn write_text(
     outcome: &Outcome,
 ) -> std::io::Result<()> {
     if let Outcome::Invalid(message) = outcome {
+        let input = crate::support::units::quoted(input, 80);
         eprintln!("solve: error: {input}: {message}");
         return Ok(());
     }
