@@ -231,6 +231,34 @@ impl GroupTable {
     /// Opens `spec`'s table in `dir`, checking that it is this group's, numbered as this code
     /// numbers it.
     pub fn open(dir: &Path, spec: &GroupSpec) -> Result<GroupTable, GroupError> {
+        GroupTable::open_verified(dir, spec, Verify::IfNew)
+    }
+
+    /// Opens the subgroup table file at `path` (one of [`present_tables`]) for a listing or a
+    /// check: the group its header names must be the one its file name says, and the table
+    /// must open as that group's, checked as `verify` says.
+    pub fn open_present(path: &Path, verify: Verify) -> Result<GroupTable, GroupError> {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let unnamed = || GroupError::Mismatch {
+            path: path.to_path_buf(),
+            command: "gen-tables --generators ... with the group's generators".into(),
+        };
+        let table = Table::open_file(path, "gen-tables --generators ... --force")?;
+        let spec = GroupHeader::of(table.header()).ok_or_else(unnamed)?.spec;
+        if table_path(dir, &spec) != path {
+            return Err(GroupError::Mismatch {
+                path: path.to_path_buf(),
+                command: build_command(dir, &spec),
+            });
+        }
+        GroupTable::open_verified(dir, &spec, verify)
+    }
+
+    fn open_verified(
+        dir: &Path,
+        spec: &GroupSpec,
+        verify: Verify,
+    ) -> Result<GroupTable, GroupError> {
         let path = table_path(dir, spec);
         let command = build_command(dir, spec);
         if !path.exists() {
@@ -240,7 +268,7 @@ impl GroupTable {
                 command,
             });
         }
-        let table = Table::open_path(&path, &command, Verify::IfNew)?;
+        let table = Table::open_path(&path, &command, verify)?;
         let space = GroupSpace::new(spec);
         let header = table.header();
         let matches = header.space == space_code(spec)

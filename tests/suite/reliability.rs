@@ -299,3 +299,56 @@ fn an_error_quotes_a_long_input_by_its_start_and_length() {
     assert!(message.len() < 300, "{} bytes: {message}", message.len());
     assert!(message.contains("29,999 characters)") && message.contains("unknown move 'X'"));
 }
+
+#[test]
+fn verify_and_list_check_subgroup_tables_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = data(dir.path());
+    let gen_tables = env!("CARGO_BIN_EXE_gen-tables");
+    let built = run_into(
+        gen_tables,
+        &["--data-dir", data, "--puzzle", "2x2", "--generators", "U,R"],
+        Stdio::piped(),
+    );
+    assert!(built.status.success(), "{}", text(&built.stderr));
+    let verify = || {
+        run_into(
+            gen_tables,
+            &["--data-dir", data, "--verify"],
+            Stdio::piped(),
+        )
+    };
+    let out = verify();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("group-2x2-U.R-generators: valid"));
+    let path = dir.path().join("group-2x2-U.R-generators.tbl");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 100;
+    bytes[last] ^= 1;
+    std::fs::write(&path, &bytes).unwrap();
+    let out = verify();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("checksum"),
+        "{}",
+        text(&out.stdout)
+    );
+    let listed = run_into(gen_tables, &["--data-dir", data, "--list"], Stdio::piped());
+    let listing = text(&listed.stdout);
+    let line = listing
+        .lines()
+        .find(|l| l.starts_with("group-2x2-U.R-generators"))
+        .expect("the subgroup table is listed");
+    assert!(line.contains("damaged"), "{line}");
+    // A table under another group's name is not that group's.
+    bytes[last] ^= 1;
+    std::fs::remove_file(&path).unwrap();
+    std::fs::write(dir.path().join("group-2x2-U.F-generators.tbl"), &bytes).unwrap();
+    let out = verify();
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains("another group"),
+        "{}",
+        text(&out.stdout)
+    );
+}

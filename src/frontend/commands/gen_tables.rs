@@ -507,7 +507,49 @@ fn list(args: &Args) -> Result<bool, String> {
             )?;
         }
     }
+    for (name, path, result) in present_groups(args, Verify::IfNew) {
+        let status = match result {
+            Ok(()) => "valid".to_string(),
+            Err(e) => format!("damaged: {e}"),
+        };
+        let bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+        if args.json {
+            let line = serde_json::json!({
+                "table": name,
+                "bytes": bytes,
+                "status": status,
+                "path": path,
+            });
+            crate::outln!("{line}")?;
+        } else {
+            crate::outln!(
+                "{name:<16} {:>14} {:>10} {:>12} {:>11}  {status}",
+                "",
+                human_bytes(bytes),
+                "",
+                ""
+            )?;
+        }
+    }
     Ok(true)
+}
+
+/// The subgroup tables in the data directory (`group-*.tbl`), each by name and path, opened
+/// and checked as `verify` says.
+fn present_groups(
+    args: &Args,
+    verify: Verify,
+) -> Vec<(String, std::path::PathBuf, Result<(), GroupError>)> {
+    group::present_tables(&args.data_dir)
+        .into_iter()
+        .map(|path| {
+            let name = path
+                .file_stem()
+                .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+            let result = GroupTable::open_present(&path, verify).map(|_| ());
+            (name, path, result)
+        })
+        .collect()
 }
 
 fn verify(args: &Args) -> Result<bool, String> {
@@ -533,6 +575,23 @@ fn verify(args: &Args) -> Result<bool, String> {
             match &result {
                 Ok(_) => crate::outln!("{}: valid ({seconds:.2} s)", id.name())?,
                 Err(e) => crate::outln!("{}: {e}", id.name())?,
+            }
+        }
+        ok &= result.is_ok();
+    }
+    for (name, _, result) in present_groups(args, Verify::Always) {
+        checked += 1;
+        if args.json {
+            let line = serde_json::json!({
+                "table": name,
+                "valid": result.is_ok(),
+                "error": result.as_ref().err().map(ToString::to_string),
+            });
+            crate::outln!("{line}")?;
+        } else {
+            match &result {
+                Ok(()) => crate::outln!("{name}: valid")?,
+                Err(e) => crate::outln!("{name}: {e}")?,
             }
         }
         ok &= result.is_ok();
