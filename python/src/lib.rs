@@ -14,7 +14,7 @@ use cubelab::packing::Encoding;
 use cubelab::solving::{JsonShape, Method, Request, Solvers};
 use cubelab::table::{Table as LibTable, Verify};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyIndexError, PyValueError};
+use pyo3::exceptions::{PyException, PyIndexError, PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyType;
 use std::path::PathBuf;
@@ -516,8 +516,21 @@ impl Table {
                 self.entries()
             )));
         }
+        // Asked of the allocator first: a range too large for memory raises MemoryError
+        // instead of aborting the interpreter.
+        let mut entries = Vec::new();
+        usize::try_from(stop - start)
+            .ok()
+            .and_then(|len| entries.try_reserve_exact(len).ok())
+            .ok_or_else(|| {
+                PyMemoryError::new_err(format!(
+                    "{} entries do not fit in memory; read the table in smaller ranges",
+                    stop - start
+                ))
+            })?;
         let table = &self.table;
-        Ok(py.detach(|| (start..stop).map(|i| table.entry(i)).collect()))
+        py.detach(|| entries.extend((start..stop).map(|i| table.entry(i))));
+        Ok(entries)
     }
 
     /// The count of entries at each distance, counted from the entries themselves and checked

@@ -1,6 +1,8 @@
 """The cubelab Python module as a notebook uses it: positions, solving, tables and errors."""
 
 import random
+import subprocess
+import sys
 import threading
 import time
 
@@ -185,6 +187,26 @@ def test_tables_are_mapped_and_read_by_index(data_dir):
         table.read(10, 5)
     reopened = cubelab.Table.open_path(table.path)
     assert reopened.build_histogram == table.build_histogram
+
+
+def test_a_read_too_large_for_memory_raises_memory_error(data_dir):
+    # Run where the address space is capped just above what the interpreter holds, so that the
+    # read cannot be allocated: it must raise, not abort the interpreter.
+    script = f"""
+import resource, cubelab
+table = cubelab.Table.open("ud-f4", data_dir={str(data_dir)!r})
+with open("/proc/self/statm") as f:
+    pages = int(f.read().split()[0])
+held = pages * resource.getpagesize()
+resource.setrlimit(resource.RLIMIT_AS, (held + (32 << 20), resource.RLIM_INFINITY))
+try:
+    table.read(0, table.entries)
+except MemoryError as e:
+    print("MemoryError", e)
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "MemoryError" in out.stdout and "smaller ranges" in out.stdout
 
 
 def test_histograms_equal_the_published_counts(data_dir):

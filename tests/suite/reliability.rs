@@ -352,3 +352,18 @@ fn verify_and_list_check_subgroup_tables_too() {
         text(&out.stdout)
     );
 }
+
+#[test]
+fn a_scramble_length_past_its_meaning_is_a_usage_error() {
+    let cubelab = env!("CARGO_BIN_EXE_cubelab");
+    for value in ["101", "100000000"] {
+        let args = ["load-test", "--scramble-length", value];
+        let out = run_into(cubelab, &args, Stdio::piped());
+        assert_eq!(out.status.code(), Some(2), "{value}");
+        assert!(
+            text(&out.stderr).contains("0..=100"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

@@ -79,9 +79,11 @@ enum Command {
         /// Connections at once.
         #[arg(long, default_value_t = 4, value_name = "N")]
         connections: usize,
-        /// Moves in the 3x3 scrambles solved optimally.
-        #[arg(long, default_value_t = 7, value_name = "N")]
-        scramble_length: usize,
+        /// Moves in the 3x3 scrambles solved optimally (0 to 100: past God's number of 20 a
+        /// longer scramble only takes longer to draw).
+        #[arg(long, default_value_t = 7, value_name = "N",
+              value_parser = clap::value_parser!(u16).range(0..=100))]
+        scramble_length: u16,
         /// One JSON object per kind instead of a table.
         #[arg(long)]
         json: bool,
@@ -131,7 +133,7 @@ pub fn run(args: Args) -> ExitCode {
                 duration,
                 max_requests,
             };
-            load_test(&url, &plan, scramble_length, json)
+            load_test(&url, &plan, usize::from(scramble_length), json)
         }),
     };
     crate::frontend::cli::exit_status("cubelab", result)
