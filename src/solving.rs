@@ -17,7 +17,7 @@ use crate::search::twophase::{
     Improvement, TwoPhaseLimits, TwoPhaseResult, TwoPhaseSolver, TwoPhaseStatus,
 };
 use crate::space::group::{GroupSpaceError, GroupSpec};
-use crate::table::TableError;
+use crate::table::{FileIdentity, TableError, all_unchanged, record_opened};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::hash::Hash;
@@ -343,10 +343,37 @@ pub enum SolvingError {
     Search(#[from] SolveError),
 }
 
-/// Values opened on first use and shared afterwards, one per key. Opening holds the lock, so
-/// two threads asking at once open a table once (a 1.4 GB map or a second of piece tables).
+/// Values opened on first use and shared afterwards, one per key, each with the table files it
+/// reads. Opening holds the lock, so two threads asking at once open a table once (a 1.4 GB map
+/// or a second of piece tables). A value whose files have changed on disk since (written in
+/// place: see [`crate::table::identity`]) is dropped and opened again, so that nothing is
+/// answered from a table that is no longer the one checked.
 struct OpenedOnce<K, V> {
-    opened: Mutex<HashMap<K, Arc<V>>>,
+    opened: Mutex<HashMap<K, Opened<V>>>,
+}
+
+/// A value opened, and the identities of the table files it reads.
+struct Opened<V> {
+    value: Arc<V>,
+    files: Arc<[FileIdentity]>,
+}
+
+impl<V> Clone for Opened<V> {
+    fn clone(&self) -> Self {
+        Opened {
+            value: Arc::clone(&self.value),
+            files: Arc::clone(&self.files),
+        }
+    }
+}
+
+impl<V> Opened<V> {
+    /// `answer`, unless a file changed while it was being found: it may then come from
+    /// entries of two tables.
+    fn checked<T>(&self, answer: T) -> Result<T, SolvingError> {
+        all_unchanged(&self.files)?;
+        Ok(answer)
+    }
 }
 
 impl<K: Eq + Hash, V> OpenedOnce<K, V> {
@@ -356,14 +383,21 @@ impl<K: Eq + Hash, V> OpenedOnce<K, V> {
         }
     }
 
-    fn get<E>(&self, key: K, open: impl FnOnce() -> Result<V, E>) -> Result<Arc<V>, E> {
+    fn get<E>(&self, key: K, open: impl FnOnce() -> Result<V, E>) -> Result<Opened<V>, E> {
         // A thread that panicked while opening left nothing half-inserted: the map stays sound.
         let mut opened = self.opened.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(value) = opened.get(&key) {
-            return Ok(Arc::clone(value));
+            if all_unchanged(&value.files).is_ok() {
+                return Ok(value.clone());
+            }
+            opened.remove(&key);
         }
-        let value = Arc::new(open()?);
-        opened.insert(key, Arc::clone(&value));
+        let (value, files) = record_opened(open);
+        let value = Opened {
+            value: Arc::new(value?),
+            files: files.into(),
+        };
+        opened.insert(key, value.clone());
         Ok(value)
     }
 }
@@ -406,25 +440,25 @@ impl Solvers {
         }
     }
 
-    fn pocket_solver(&self, metric: Metric) -> Result<Arc<PocketSolver>, SolvingError> {
+    fn pocket_solver(&self, metric: Metric) -> Result<Opened<PocketSolver>, SolvingError> {
         Ok(self
             .pocket
             .get(metric, || PocketSolver::open(&self.data_dir, metric))?)
     }
 
-    fn cube_solver(&self, request: &Request) -> Result<Arc<Solver>, SolvingError> {
+    fn cube_solver(&self, request: &Request) -> Result<Opened<Solver>, SolvingError> {
         Ok(self.cube.get((request.metric, request.tables), || {
             AnyHeuristic::open(&self.data_dir, request.metric, request.tables).map(Solver::new)
         })?)
     }
 
-    fn two_phase_solver(&self) -> Result<Arc<TwoPhaseSolver>, SolvingError> {
+    fn two_phase_solver(&self) -> Result<Opened<TwoPhaseSolver>, SolvingError> {
         Ok(self
             .two_phase
             .get((), || TwoPhaseSolver::open(&self.data_dir))?)
     }
 
-    fn layers_solver(&self, finisher: TableKind) -> Result<Arc<LayersSolver>, SolvingError> {
+    fn layers_solver(&self, finisher: TableKind) -> Result<Opened<LayersSolver>, SolvingError> {
         Ok(self
             .layers
             .get(finisher, || LayersSolver::open(&self.data_dir, finisher))?)
@@ -439,19 +473,23 @@ impl Solvers {
         progress: &mut dyn FnMut(Progress),
     ) -> Result<Outcome, SolvingError> {
         match position {
-            Position::Pocket(cube) => Ok(solve_pocket(
-                &*self.pocket_solver(request.metric)?,
-                cube,
-                request.all,
-            )),
+            Position::Pocket(cube) => {
+                let solver = self.pocket_solver(request.metric)?;
+                solver.checked(solve_pocket(&solver.value, cube, request.all))
+            }
             Position::Cube(cube) => match request.method {
                 Method::Optimal => {
-                    solve_cube(&*self.cube_solver(request)?, cube, request, progress)
+                    let solver = self.cube_solver(request)?;
+                    solver.checked(solve_cube(&solver.value, cube, request, progress)?)
                 }
                 Method::TwoPhase => {
-                    solve_two_phase(&*self.two_phase_solver()?, cube, request, progress)
+                    let solver = self.two_phase_solver()?;
+                    solver.checked(solve_two_phase(&solver.value, cube, request, progress)?)
                 }
-                Method::Layers => solve_layers(&*self.layers_solver(request.tables)?, cube),
+                Method::Layers => {
+                    let solver = self.layers_solver(request.tables)?;
+                    solver.checked(solve_layers(&solver.value, cube)?)
+                }
             },
         }
     }
@@ -467,7 +505,7 @@ impl Solvers {
         let table = self
             .group
             .get(key, || GroupTable::open(&self.data_dir, spec))?;
-        Ok(solve_group(&table, spec, position))
+        table.checked(solve_group(&table.value, spec, position))
     }
 }
 

@@ -2,11 +2,11 @@
 //! The program is [`cubelab::frontend::commands::solve`]; this only parses and dispatches.
 
 use clap::Parser;
-use cubelab::frontend::cli::end_quietly_on_closed_pipe;
+use cubelab::frontend::cli::set_signal_handlers;
 use cubelab::frontend::commands::solve::{Args, run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    end_quietly_on_closed_pipe();
+    set_signal_handlers();
     run(Args::parse())
 }

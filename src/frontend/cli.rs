@@ -23,7 +23,7 @@ pub fn exit_status(program: &str, result: Result<bool, String>) -> ExitCode {
 
 /// Writes to standard output; a failed write (a full disk, a closed descriptor) is an error
 /// for the caller to return, never a panic and never taken for success. A closed pipe does not
-/// come here: it ends the process first (see [`end_quietly_on_closed_pipe`]).
+/// come here: it ends the process first (see [`set_signal_handlers`]).
 pub fn write_out(text: std::fmt::Arguments<'_>) -> Result<(), String> {
     use std::io::Write;
     std::io::stdout()
@@ -57,18 +57,40 @@ macro_rules! out {
     };
 }
 
-/// Lets a write to a closed pipe end the process the way it ends `cat` or `yes` in
-/// `... | head`: killed by SIGPIPE (status 141 in a shell), nothing printed. Rust starts
-/// programs with SIGPIPE ignored, so such a write fails instead, and `println!` panics on the
-/// failure. The rejected alternative, handling the error at every print, spreads one concern
-/// over every line of output; the tables a binary writes are safe either way (each is written
-/// to a temporary file and renamed when complete).
-pub fn end_quietly_on_closed_pipe() {
+/// The signal dispositions every binary sets first thing in `main`, before any thread starts.
+///
+/// A write to a closed pipe ends the process the way it ends `cat` or `yes` in `... | head`:
+/// killed by SIGPIPE (status 141 in a shell), nothing printed. Rust starts programs with
+/// SIGPIPE ignored, so such a write fails instead. The rejected alternative, handling a closed
+/// pipe at every print, spreads one concern over every line of output; the tables a binary
+/// writes are safe either way (each is written to a temporary file and renamed when complete).
+///
+/// A table file truncated while mapped (written in place under a running search) faults the
+/// next read with SIGBUS, which would end the process with no word; the handler says what
+/// happened and exits with status 2. (Changes short of that are caught before an answer is
+/// given: see [`crate::table::identity`].)
+pub fn set_signal_handlers() {
     #[cfg(unix)]
-    // SAFETY: called first thing in `main`, before any thread starts; SIG_DFL is a valid
-    // disposition for SIGPIPE.
+    // SAFETY: called before any thread starts; SIG_DFL is a valid disposition for SIGPIPE, and
+    // the SIGBUS handler calls only async-signal-safe functions (`write`, `_exit`).
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        libc::signal(
+            libc::SIGBUS,
+            explain_bus_error as extern "C" fn(libc::c_int) as libc::sighandler_t,
+        );
+    }
+}
+
+#[cfg(unix)]
+extern "C" fn explain_bus_error(_: libc::c_int) {
+    const MESSAGE: &[u8] = b"\nerror: a table file was cut short while it was being read \
+        (written in place under this program); stopping. Replace a table by writing it beside \
+        the old one and renaming it, as gen-tables does.\n";
+    // SAFETY: `write` and `_exit` are async-signal-safe; MESSAGE is a valid buffer.
+    unsafe {
+        libc::write(2, MESSAGE.as_ptr().cast(), MESSAGE.len());
+        libc::_exit(2);
     }
 }
 

@@ -37,6 +37,10 @@ pub enum TableError {
         "another gen-tables is building into {dir}; wait for it to finish (its tables are then reused), or build into another --data-dir"
     )]
     Busy { dir: PathBuf },
+    #[error(
+        "{path} changed on disk while it was in use (written in place, as `cp` onto it does); nothing is answered from it: the next request opens it again (to replace a table, write it beside and rename it, as gen-tables does)"
+    )]
+    Changed { path: PathBuf },
     #[error("{path} is not a cubelab table (wrong magic number); rebuild it with `{rebuild}`")]
     BadMagic { path: PathBuf, rebuild: String },
     #[error(

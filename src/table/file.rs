@@ -63,8 +63,10 @@ impl Table {
             path: path.to_path_buf(),
             source,
         })?;
-        // SAFETY: the file is only read; tables are replaced by rename, never rewritten in
-        // place, so a mapped file's contents do not change under us.
+        super::identity::opened(&super::identity::FileIdentity::of(path, &file));
+        // SAFETY: the file is only read. Tables are replaced by rename, which leaves this
+        // mapping intact; a file written in place under it is a user's doing, which long-lived
+        // readers notice by its identity (see `super::identity`).
         let map = unsafe { Mmap::map(&file) }.map_err(|source| TableError::Io {
             path: path.to_path_buf(),
             source,

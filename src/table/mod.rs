@@ -18,6 +18,7 @@ pub mod data_dir;
 mod error;
 pub mod file;
 pub mod header;
+pub mod identity;
 pub mod write;
 pub mod zst;
 
@@ -25,6 +26,7 @@ pub use data_dir::default_data_dir;
 pub use error::TableError;
 pub use file::{Table, Verify};
 pub use header::{SpaceCode, SpaceParameters, TableHeader};
+pub use identity::{FileIdentity, all_unchanged, record_opened};
 pub use write::{BuildLock, Contents, atomic_write, remove_stale_temporaries, write_table};
 pub use zst::{export_zst, import_zst, zst_path};
 

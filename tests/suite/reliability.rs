@@ -367,3 +367,81 @@ fn a_scramble_length_past_its_meaning_is_a_usage_error() {
         );
     }
 }
+
+/// A long-lived holder of tables (the server, a Python session) answers nothing from a table
+/// written in place under it: the change is seen before the answer, and the table opened again.
+#[test]
+fn a_table_written_in_place_under_a_holder_is_not_answered_from() {
+    use cubelab::catalogue::{TableId, TableKind};
+    use cubelab::model::cube::{Cube2, Metric};
+    use cubelab::model::notation::parse_outer_moves;
+    use cubelab::model::position::Position;
+    use cubelab::solving::{Request, Solvers, SolvingError};
+    use cubelab::table::TableError;
+    let tables = super::common::BuiltTables::build_in(&[TableKind::Pocket], &Metric::BOTH);
+    let solvers = Solvers::new(&tables.path);
+    let position = Position::Pocket(Cube2::from_moves(&parse_outer_moves("R U2 F'").unwrap()));
+    let request = Request::default();
+    let length = |outcome: &cubelab::solving::Outcome| outcome.solutions()[0].len();
+    assert_eq!(
+        length(&solvers.solve(&position, &request, &mut |_| {}).unwrap()),
+        3
+    );
+    // The QTM table's bytes copied onto the HTM table's file, as `cp` does: same size,
+    // another table. It once answered with lengths labelled optimal that were not.
+    let htm = TableId::new(TableKind::Pocket, Metric::Htm).path(&tables.path);
+    let qtm = TableId::new(TableKind::Pocket, Metric::Qtm).path(&tables.path);
+    let original = std::fs::read(&htm).unwrap();
+    std::io::Write::write_all(
+        &mut std::fs::OpenOptions::new().write(true).open(&htm).unwrap(),
+        &std::fs::read(&qtm).unwrap(),
+    )
+    .unwrap();
+    match solvers.solve(&position, &request, &mut |_| {}) {
+        Err(SolvingError::Table(TableError::WrongKind { .. })) => {}
+        other => panic!(
+            "answered from a rewritten table: {:?}",
+            other.map(|o| o.status())
+        ),
+    }
+    // Written back, it is opened again and answers.
+    std::fs::write(&htm, &original).unwrap();
+    assert_eq!(
+        length(&solvers.solve(&position, &request, &mut |_| {}).unwrap()),
+        3
+    );
+}
+
+/// A table cut short under a running search ends it with a message and status 2, not a bare
+/// SIGBUS.
+#[test]
+fn a_table_cut_short_under_a_search_ends_it_with_a_message() {
+    use cubelab::catalogue::{TableId, TableKind};
+    use cubelab::model::cube::Metric;
+    let tables = super::common::BuiltTables::build_in(&[TableKind::UdF4], &[Metric::Htm]);
+    let path = TableId::new(TableKind::UdF4, Metric::Htm).path(&tables.path);
+    // An 18-move position: minutes with this small table.
+    let position = "L2 B2 L2 D2 L' D' B2 U' R U' D' L' R2 D' B U2 F L' F R B R' D' L' D2";
+    let child = Command::new(SOLVE)
+        .args([
+            "--data-dir",
+            tables.path.to_str().unwrap(),
+            "--tables",
+            "ud-f4",
+        ])
+        .args(["--threads", "1", position])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+    file.set_len(1 << 20).unwrap();
+    let out = within_a_minute(child, "solve on a table cut short");
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("cut short"),
+        "{}",
+        text(&out.stderr)
+    );
+}
