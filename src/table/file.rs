@@ -21,6 +21,8 @@ pub enum Verify {
 /// A table file mapped into memory, its header checked.
 pub struct Table {
     header: TableHeader,
+    /// The format version it was written in, which says how its checksum is computed.
+    version: u32,
     map: Mmap,
     path: PathBuf,
 }
@@ -83,7 +85,7 @@ impl Table {
             });
         }
         let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
-        if version != FORMAT_VERSION && version != 1 {
+        if !(1..=FORMAT_VERSION).contains(&version) {
             return Err(TableError::WrongVersion {
                 path: path.to_path_buf(),
                 found: version,
@@ -149,6 +151,7 @@ impl Table {
         }
         Ok(Table {
             header,
+            version,
             map,
             path: path.to_path_buf(),
         })
@@ -161,7 +164,7 @@ impl Table {
         {
             return Ok(());
         }
-        if checksum(self.payload()) != self.header.checksum {
+        if checksum(&self.header, self.version, self.payload()) != self.header.checksum {
             // A stamp must never outlive the bytes it vouched for.
             let _ = fs::remove_file(&sidecar);
             return Err(TableError::ChecksumMismatch {

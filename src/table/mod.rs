@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! 0      8 bytes   magic "CUBELAB\0"
-//! 8      u32 LE    format version (checked before the header is decoded; 1 and 2 are read)
+//! 8      u32 LE    format version (checked before the header is decoded; 1 to 3 are read)
 //! 12     u32 LE    header length n
 //! 16     n bytes   TableHeader, bincode (standard config)
 //! 4096   payload   entries, packed as the header's encoding says
@@ -31,8 +31,9 @@ pub use write::{BuildLock, Contents, atomic_write, remove_stale_temporaries, wri
 pub use zst::{export_zst, import_zst, zst_path};
 
 pub const MAGIC: [u8; 8] = *b"CUBELAB\0";
-/// Version 2 added [`TableHeader::parameters`]; files of version 1 are still read.
-pub const FORMAT_VERSION: u32 = 2;
+/// Version 2 added [`TableHeader::parameters`]; version 3 seals the header into the checksum
+/// (see [`checksum`]). Files of versions 1 and 2 are still read.
+pub const FORMAT_VERSION: u32 = 3;
 /// Payload offset: one page, so the mapped payload is page-aligned.
 pub const PAYLOAD_OFFSET: usize = 4096;
 const PREFIX: usize = 16;
@@ -44,7 +45,25 @@ fn bincode_config() -> impl bincode::config::Config {
     bincode::config::standard().with_limit::<{ PAYLOAD_OFFSET - PREFIX }>()
 }
 
-/// The payload checksum: xxh3-64.
-pub fn checksum(payload: &[u8]) -> u64 {
-    xxhash_rust::xxh3::xxh3_64(payload)
+/// The checksum of a table whose header is `header` (its own checksum field aside) and whose
+/// payload is `payload`, as format `version` computes it. From version 3 it is xxh3-64 of the
+/// payload seeded with a hash of what the header says the payload is (space, encoding, sizes,
+/// depth counts, parameters), so that a header relabelled to name another table of the same
+/// size (an HTM table called QTM: one byte, the payload untouched) fails it as a flipped payload
+/// bit does. Before version 3 it covered the payload alone.
+pub fn checksum(header: &TableHeader, version: u32, payload: &[u8]) -> u64 {
+    if version < 3 {
+        return xxhash_rust::xxh3::xxh3_64(payload);
+    }
+    let said = (
+        &header.space,
+        &header.encoding,
+        header.entries,
+        header.payload_bytes,
+        &header.histogram,
+        &header.parameters,
+    );
+    let seal = bincode::serde::encode_to_vec(said, bincode::config::standard())
+        .map_or(0, |bytes| xxhash_rust::xxh3::xxh3_64(&bytes));
+    xxhash_rust::xxh3::xxh3_64_with_seed(payload, seal)
 }

@@ -28,16 +28,17 @@ pub fn write_table(
     contents: Contents,
     payload: &[u8],
 ) -> Result<TableHeader, TableError> {
-    let header = TableHeader {
+    let mut header = TableHeader {
         space: contents.space,
         encoding: contents.encoding,
         entries: contents.entries,
         payload_bytes: payload.len() as u64,
-        checksum: checksum(payload),
+        checksum: 0,
         histogram: contents.histogram,
         created_by: CREATED_BY.to_string(),
         parameters: contents.parameters,
     };
+    header.checksum = checksum(&header, FORMAT_VERSION, payload);
     write_header_and_payload(path, header, payload)
 }
 

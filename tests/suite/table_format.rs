@@ -117,7 +117,7 @@ fn wrong_version() {
         err,
         TableError::WrongVersion {
             found: 99,
-            expected: 2,
+            expected: 3,
             ..
         }
     ));
@@ -139,8 +139,56 @@ fn version_1_files_are_still_read() {
     );
     patch(dir.path(), 8, &1u32.to_le_bytes());
     patch(dir.path(), 12, &(header_len - 1).to_le_bytes());
+    unseal_checksum(dir.path());
     let table = open(dir.path()).expect("a version 1 file opens");
     assert_eq!(table.header().parameters, None);
+}
+
+/// Rewrites the sample's checksum as versions 1 and 2 computed it: over the payload alone.
+fn unseal_checksum(dir: &Path) {
+    let path = ID.path(dir);
+    let sealed = Table::open_file(&path, "x").unwrap().header().checksum;
+    let mut data = fs::read(&path).unwrap();
+    let plain = xxhash_rust::xxh3::xxh3_64(&data[PAYLOAD_OFFSET..]);
+    // bincode writes a u64 past u32::MAX as the byte 253 and eight bytes.
+    let mut field = vec![253u8];
+    field.extend_from_slice(&sealed.to_le_bytes());
+    let at = data[..PAYLOAD_OFFSET]
+        .windows(field.len())
+        .position(|w| w == field)
+        .expect("the checksum field");
+    data[at + 1..at + 9].copy_from_slice(&plain.to_le_bytes());
+    fs::write(&path, data).unwrap();
+}
+
+/// Version 2 files, whose checksum covers the payload alone, are still read.
+#[test]
+fn version_2_files_are_still_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let payload = write_sample(dir.path());
+    patch(dir.path(), 8, &2u32.to_le_bytes());
+    unseal_checksum(dir.path());
+    let table = open(dir.path()).expect("a version 2 file opens");
+    assert_eq!(table.payload(), &payload[..]);
+}
+
+/// A header relabelled to name another table of the same size (the HTM 2x2 table called QTM:
+/// one byte, its checksum and payload untouched) fails the checksum, which covers the header
+/// from version 3 on.
+#[test]
+fn a_relabelled_header_fails_the_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let path = ID.path(dir.path());
+    let header = Table::open_file(&path, "x").unwrap().header().clone();
+    assert_eq!((header.space.family, header.space.metric), (0, 0), "codes at bytes 16, 17");
+    let qtm = TableId::new(TableKind::Pocket, Metric::Qtm);
+    patch(dir.path(), 17, &[1]);
+    fs::rename(&path, qtm.path(dir.path())).unwrap();
+    let relabelled = Table::open_file(&qtm.path(dir.path()), "x").unwrap();
+    assert_eq!(relabelled.header().space.metric, 1, "the header now names the QTM table");
+    let err = qtm.open(dir.path(), Verify::IfNew).err().unwrap();
+    assert!(matches!(err, TableError::ChecksumMismatch { .. }), "{err}");
 }
 
 #[test]
