@@ -590,3 +590,80 @@ fn row_pass<S: RowSpace, const BITS: u32>(
 
 #[cfg(test)]
 mod tests;
+
+/// The states within `depth` moves of the goals and their distances, representatives only:
+/// the breadth-first search of a space too large for a table of its own (the 240 G cosets of
+/// the `h48` member that keeps every flip), of which only the neighbourhood of the goals is
+/// wanted. The frontier is a list and the states seen a hash map, so memory grows with the
+/// states found, not with the space: about 16 bytes a state. Each depth expands the frontier
+/// in parallel, then sorts and deduplicates the children and keeps those not seen before.
+/// `progress` counts depths.
+pub fn breadth_first_near<S: StateSpace>(
+    space: &S,
+    depth: u8,
+    progress: &ProgressBar,
+) -> (NearStates, Vec<Pass>) {
+    let mut passes = Vec::with_capacity(usize::from(depth));
+    let mut seen = NearStates::default();
+    let mut frontier: Vec<u64> = space
+        .goals()
+        .iter()
+        .map(|&g| space.representative(g))
+        .collect();
+    frontier.sort_unstable();
+    frontier.dedup();
+    for &state in &frontier {
+        seen.insert(state, 0);
+    }
+    for next in 1..=depth {
+        let start = Instant::now();
+        let mut children: Vec<u64> = frontier
+            .par_iter()
+            .flat_map_iter(|&state| {
+                (0..space.move_count()).map(move |turn| space.apply(state, turn))
+            })
+            .collect();
+        children.par_sort_unstable();
+        children.dedup();
+        children.retain(|state| !seen.contains_key(state));
+        seen.reserve(children.len());
+        for &state in &children {
+            seen.insert(state, next);
+        }
+        progress.inc(1);
+        passes.push(Pass {
+            depth: usize::from(next),
+            backward: false,
+            found: children.len() as u64,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+        frontier = children;
+    }
+    (seen, passes)
+}
+
+/// The states [`breadth_first_near`] found, with their distances.
+pub type NearStates = std::collections::HashMap<u64, u8, std::hash::BuildHasherDefault<MixHasher>>;
+
+/// A hasher for keys that are ranks: one multiply and a fold. Ranks of nearby states differ in
+/// low bits and share high ones; the default SipHash costs several times as much per lookup,
+/// which the depth-first fill of the `h48-eo` tables makes billions of.
+#[derive(Default)]
+pub struct MixHasher(u64);
+
+impl std::hash::Hasher for MixHasher {
+    fn finish(&self) -> u64 {
+        let x = self.0.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        x ^ (x >> 29)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8 | u64::from(b)).wrapping_mul(0x100_0000_01B3);
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
+}

@@ -86,10 +86,29 @@ pub enum TableKind {
     /// ... to 3 bits: 940,539,600 entries, 235 MB.
     #[value(name = "h48-flips3")]
     H48Flips3,
+    /// Corner classes x M- and S-slice edge places x the flips of the four highest edge slots
+    /// (FR FL BL BR, seen from the class's representative): each entry the smallest distance
+    /// to the subgroup that keeps every flip over the cosets it stands for, exact up to 11
+    /// (nissy's `h48h4`). 1,881,079,200 entries, 470 MB. Filled from the cosets within 8
+    /// moves of solved by a walk three moves further (see `catalogue::h48_eo`).
+    #[value(name = "h48-eo4")]
+    H48Eo4,
+    /// ... the five highest (DB too): 3,762,158,400 entries, 940 MB.
+    #[value(name = "h48-eo5")]
+    H48Eo5,
+    /// ... the six highest (DL too): 7,524,316,800 entries, 1.9 GB (cube48opt6's size).
+    #[value(name = "h48-eo6")]
+    H48Eo6,
+    /// ... the seven highest (DF too): 15,048,633,600 entries, 3.8 GB.
+    #[value(name = "h48-eo7")]
+    H48Eo7,
+    /// ... the eight highest (DR too): 30,097,267,200 entries, 7.5 GB.
+    #[value(name = "h48-eo8")]
+    H48Eo8,
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 21] = [
+    pub const ALL: [TableKind; 26] = [
         TableKind::Pocket,
         TableKind::Corners,
         TableKind::Edges6,
@@ -111,6 +130,11 @@ impl TableKind {
         TableKind::H48Flips5,
         TableKind::H48Flips4,
         TableKind::H48Flips3,
+        TableKind::H48Eo4,
+        TableKind::H48Eo5,
+        TableKind::H48Eo6,
+        TableKind::H48Eo7,
+        TableKind::H48Eo8,
     ];
 
     /// The tables `gen-tables` builds when none are named: those the solvers read by default.
@@ -133,9 +157,22 @@ impl TableKind {
     /// Whether the kind has a table in `metric`. The phase-2 tables count in H's own moves,
     /// the half-turn metric's (see `pdb::twophase`).
     pub const fn has_metric(self, metric: Metric) -> bool {
-        !matches!(
-            (self, metric),
-            (TableKind::Phase2 | TableKind::Phase2Slice, Metric::Qtm)
+        let half_turns_only =
+            matches!(self, TableKind::Phase2 | TableKind::Phase2Slice) || self.is_h48_eo();
+        !(half_turns_only && matches!(metric, Metric::Qtm))
+    }
+
+    /// Whether the kind is an `h48-eo*` table, filled from positions near solved rather than
+    /// by the engine's whole search (see `catalogue::h48_eo`). Half-turn metric only: the walk
+    /// that fills them follows the half-turn metric's canonical sequences.
+    pub const fn is_h48_eo(self) -> bool {
+        matches!(
+            self,
+            TableKind::H48Eo4
+                | TableKind::H48Eo5
+                | TableKind::H48Eo6
+                | TableKind::H48Eo7
+                | TableKind::H48Eo8
         )
     }
 
@@ -164,6 +201,11 @@ impl TableKind {
             TableKind::H48Flips5 => "h48-flips5",
             TableKind::H48Flips4 => "h48-flips4",
             TableKind::H48Flips3 => "h48-flips3",
+            TableKind::H48Eo4 => "h48-eo4",
+            TableKind::H48Eo5 => "h48-eo5",
+            TableKind::H48Eo6 => "h48-eo6",
+            TableKind::H48Eo7 => "h48-eo7",
+            TableKind::H48Eo8 => "h48-eo8",
         }
     }
 
@@ -191,6 +233,11 @@ impl TableKind {
             TableKind::H48Flips5 => (H48Flips::SliceFlips, 3),
             TableKind::H48Flips4 => (H48Flips::SliceFlips, 4),
             TableKind::H48Flips3 => (H48Flips::SliceFlips, 5),
+            TableKind::H48Eo4 => (H48Flips::All, 7),
+            TableKind::H48Eo5 => (H48Flips::All, 6),
+            TableKind::H48Eo6 => (H48Flips::All, 5),
+            TableKind::H48Eo7 => (H48Flips::All, 4),
+            TableKind::H48Eo8 => (H48Flips::All, 3),
             _ => return None,
         };
         Some(H48Table { flips, dropped })

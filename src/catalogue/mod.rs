@@ -5,6 +5,7 @@
 
 pub mod circuit;
 pub mod group;
+pub mod h48_eo;
 pub mod kind;
 pub mod published;
 pub mod scan;
@@ -42,7 +43,12 @@ pub fn entries(kind: TableKind) -> u64 {
         | TableKind::H48Flips6
         | TableKind::H48Flips5
         | TableKind::H48Flips4
-        | TableKind::H48Flips3 => kind.h48_table().map_or(0, |table| table.entries()),
+        | TableKind::H48Flips3
+        | TableKind::H48Eo4
+        | TableKind::H48Eo5
+        | TableKind::H48Eo6
+        | TableKind::H48Eo7
+        | TableKind::H48Eo8 => kind.h48_table().map_or(0, |table| table.entries()),
         // A subgroup's size is its generators' (see `group::Sizes`).
         TableKind::Group => 0,
     }
@@ -70,6 +76,9 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
         None if kind.h48_table().is_some() => 16.5e6 / (1u64 << h48_dropped(kind)) as f64,
         None => 15.0e6,
     };
+    if kind.is_h48_eo() {
+        return h48_eo::build_cost(entries);
+    }
     let bytes = match kind {
         TableKind::Phase2 => entries,
         // The member's exact entries, then the coarser table beside them.
@@ -190,8 +199,12 @@ pub fn searched_entries(kind: TableKind) -> u64 {
     entries(kind) << h48_dropped(kind)
 }
 
-/// How many bits of the kept flips an `h48-*` kind drops (0 for any other kind).
+/// How many bits of the kept flips an `h48-*` kind read off its member's whole search drops
+/// (0 for any other kind, and for the `h48-eo*` tables, which are filled on their own).
 fn h48_dropped(kind: TableKind) -> u32 {
+    if kind.is_h48_eo() {
+        return 0;
+    }
     kind.h48_table().map_or(0, |table| table.dropped)
 }
 
@@ -309,6 +322,11 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, B
             let mut built = build_h48(&[id], dir, progress)?;
             return Ok(built.remove(0));
         }
+        TableKind::H48Eo4
+        | TableKind::H48Eo5
+        | TableKind::H48Eo6
+        | TableKind::H48Eo7
+        | TableKind::H48Eo8 => return h48_eo::build_h48_eo(id, dir, progress),
         TableKind::Phase1Sym => breadth_first(
             &twophase::SymProductSpace::phase1(metric),
             encoding,

@@ -9,6 +9,7 @@ mod cli;
 mod cube_laws;
 mod cube_solver;
 mod groups;
+mod h48_eo;
 mod h48_solver;
 mod input_fuzz;
 mod layers;

@@ -181,12 +181,20 @@ fn a_relabelled_header_fails_the_checksum() {
     write_sample(dir.path());
     let path = ID.path(dir.path());
     let header = Table::open_file(&path, "x").unwrap().header().clone();
-    assert_eq!((header.space.family, header.space.metric), (0, 0), "codes at bytes 16, 17");
+    assert_eq!(
+        (header.space.family, header.space.metric),
+        (0, 0),
+        "codes at bytes 16, 17"
+    );
     let qtm = TableId::new(TableKind::Pocket, Metric::Qtm);
     patch(dir.path(), 17, &[1]);
     fs::rename(&path, qtm.path(dir.path())).unwrap();
     let relabelled = Table::open_file(&qtm.path(dir.path()), "x").unwrap();
-    assert_eq!(relabelled.header().space.metric, 1, "the header now names the QTM table");
+    assert_eq!(
+        relabelled.header().space.metric,
+        1,
+        "the header now names the QTM table"
+    );
     let err = qtm.open(dir.path(), Verify::IfNew).err().unwrap();
     assert!(matches!(err, TableError::ChecksumMismatch { .. }), "{err}");
 }

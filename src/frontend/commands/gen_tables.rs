@@ -198,8 +198,11 @@ fn build_all(args: &Args) -> bool {
 }
 
 /// Whether tables `a` and `b` are read off the same breadth-first search (`h48` tables of one
-/// member and metric).
+/// member and metric; an `h48-eo*` table is filled on its own).
 fn same_search(a: TableId, b: TableId) -> bool {
+    if a.kind.is_h48_eo() || b.kind.is_h48_eo() {
+        return false;
+    }
     match (a.kind.h48_table(), b.kind.h48_table()) {
         (Some(x), Some(y)) => x.flips == y.flips && a.metric == b.metric,
         _ => false,

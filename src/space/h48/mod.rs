@@ -70,6 +70,12 @@ pub enum H48Flips {
     /// edges all or none. Three bits a slice (each edge's flip against the slice's first), the
     /// last bit following from the even parity of all flips: 256 values.
     SliceFlips,
+    /// Every edge's flip: the subgroup flips nothing (nissy's `h11`). Eleven bits, the flip
+    /// of slot 1 lowest and of slot 11 highest, slot 0's following from the even parity of
+    /// all flips: 2,048 values. Its 240 G cosets are too many to search whole; the `h48-eo`
+    /// tables forget its lowest bits and are filled from positions near solved
+    /// ([`crate::catalogue`]'s `build_h48_eo`), never by the row pass.
+    All,
 }
 
 impl H48Flips {
@@ -78,6 +84,7 @@ impl H48Flips {
         match self {
             H48Flips::Parity => 4,
             H48Flips::SliceFlips => 256,
+            H48Flips::All => 2_048,
         }
     }
 
@@ -106,12 +113,13 @@ impl H48Flips {
                 };
                 relative(m) | relative(s) << 3 | (relative(e) & 0b11) << 6
             }
+            H48Flips::All => flips >> 1,
         }
     }
 
     /// Flips with kept value `kept` for edges placed by `m` and `s`. For `Parity`, one
     /// flipped edge in each slice whose parity is odd, the E slice making the total even; for
-    /// `SliceFlips`, each slice's first edge unflipped.
+    /// `SliceFlips`, each slice's first edge unflipped; for `All`, the flips themselves.
     pub(crate) fn flips_of(self, kept: u32, m: u32, s: u32) -> u32 {
         let e = !(m | s) & ALL_SLOTS;
         match self {
@@ -126,6 +134,7 @@ impl H48Flips {
                 let slice = |bits: u32, mask: u32| deposit(bits << 1, mask);
                 slice(kept & 0b111, m) | slice(kept >> 3 & 0b111, s) | slice(e_bits, e)
             }
+            H48Flips::All => kept << 1 | (kept.count_ones() & 1),
         }
     }
 }

@@ -62,6 +62,7 @@ impl<'a> H48Rows<'a> {
     pub fn new(space: &'a H48Space) -> H48Rows<'a> {
         use rayon::prelude::*;
         let values = space.flips.values();
+        assert!(values <= 256, "the row pass keeps at most eight flip bits");
         let maps = space.moves.len() + SYMS;
         let image = |map: usize, edge: u32| {
             let c = space.edge_coord_of(edge);

@@ -230,6 +230,29 @@ impl H48Space {
         }
     }
 
+    /// Calls `f` with every index of the position whose index is `index`: itself and, for a
+    /// self-symmetric corner class, its edge part seen through each symmetry that fixes the
+    /// class's representative (repeats included). A table filled other than by the engine
+    /// (which fills them from their representative) writes them all, so that a lookup may use
+    /// any of them.
+    #[inline]
+    pub fn for_each_variant(&self, index: u64, mut f: impl FnMut(u64)) {
+        f(index);
+        let edge_values = u64::from(self.flips.edge_values());
+        let class = (index / edge_values) as usize;
+        let mut stabilizer = self.stabilizers[class];
+        if stabilizer == 0 {
+            return;
+        }
+        let c = self.edge_coord_of((index % edge_values) as u32);
+        while stabilizer != 0 {
+            let sym = stabilizer.trailing_zeros() as usize;
+            stabilizer &= stabilizer - 1;
+            let (m, s, flips) = self.conjugate_edges(&c, sym);
+            f(class as u64 * edge_values + u64::from(self.edge_value(m, s, flips)));
+        }
+    }
+
     /// The smallest edge value of position `edge` of class `class`'s row over the symmetries
     /// that fix the class's representative.
     fn smallest_edge(&self, class: usize, edge: u32) -> u32 {

@@ -1,0 +1,361 @@
+//! The `h48-eo` tables: the 48-symmetry cosets with the flips of the highest `K` edge slots kept
+//! (nissy's `h48hK`, cube48opt's `h48prun31hK`), filled from positions near solved.
+//!
+//! An entry is the smallest distance to the subgroup that keeps every flip (`H48Flips::All`,
+//! nissy's `h11`) over the `2^(11 - K)` cosets whose index differs only in the dropped flips: a
+//! bound for every position of all of them, and stronger than slice flips at the same size (a
+//! flip of a single edge says more than a slice's flips up to the whole slice). No subgroup has
+//! these entries as its cosets (no symmetry-invariant subgroup keeps some edges' flips and not
+//! others'), so the engine cannot search them whole, and the 240 G cosets of the member itself
+//! (60 GB in two bits) do not fit here. They are filled instead in two steps:
+//!
+//! 1. The engine's sparse search ([`breadth_first_near`]) finds every coset of the member within
+//!    `near` moves of solved (8 for the real tables: a few million cosets). Each writes its exact
+//!    distance.
+//! 2. A depth-first walk from every coset at exactly `near` moves writes each coset it reaches
+//!    `near + j` moves out, up to `max_depth` (the table's base + 2). A coset at distance
+//!    `n <= max_depth` lies on a shortest path whose first `near` moves end at distance exactly
+//!    `near`, and the walk from there reaches it after `n` moves; every other write is the length
+//!    of some path, so no smaller than the distance. Each entry keeps its smallest write: the
+//!    exact minimum wherever that is at most `max_depth`. Entries never written are further.
+//!
+//! The walk skips a child that is itself near (at most `near` moves, in the set of step 1): its
+//! own walk, or its own entry, covers everything past it. That check costs a hash lookup, so it
+//! is made above the last level only; at the last level a child is written and not walked.
+//!
+//! The entries are packed in two bits over a fixed base (entries `base + 3` or more read
+//! `base + 3`, and one more level of walk, 13 times the work, would tell 12 from 13): nissy's
+//! base 9 for these sizes, chosen where the walk still ends in minutes here.
+
+use super::{BuildError, Built, TableId};
+use crate::bfs::{NearStates, Pass, breadth_first_near};
+use crate::model::cube::{Face, Metric};
+use crate::packing::{Encoding, based, nibble};
+use crate::space::StateSpace;
+use crate::space::h48::{H48Coord, H48Flips, H48Space, H48Table};
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+/// The base of every `h48-eo` table: entries read `<= 9`, 10, 11 or `>= 12`.
+pub const BASE: u8 = 9;
+/// How far the sparse search goes: nissy's depth, where the cosets found (a few million) still
+/// fit a hash map of a few hundred megabytes and the walk from them is three levels deep.
+pub const NEAR: u8 = 8;
+/// Entries no write reached hold this in the working table.
+const UNREACHED: u8 = 0xF;
+
+/// Bytes of the map of cosets within [`NEAR`] moves: 7.2 million cosets (measured: the
+/// `h48-eo6` build's peak, 3.95 GB, less its 3.76 GB working table).
+const NEAR_MAP_BYTES: u64 = 200_000_000;
+/// Seconds of one core's work to fill any `h48-eo` table: the walk's, which does not depend on
+/// how many flips the table keeps (measured: `h48-eo6`, 2,158 s of user time, 18 min 46 s on
+/// two cores, reports/tables.md).
+const WALK_CORE_SECONDS: f64 = 2_160.0;
+
+/// What filling an `h48-eo` table of `entries` entries costs: bytes at peak (the 4-bit working
+/// table and the map of near cosets) and seconds of one core's work.
+pub fn build_cost(entries: u64) -> (u64, f64) {
+    (entries.div_ceil(2) + NEAR_MAP_BYTES, WALK_CORE_SECONDS)
+}
+
+/// The base of an `h48-eo` table whose header records `histogram`: its last count is of the
+/// entries past the walk's depth, which is the base + 2, so that a 3 (at least the base + 3)
+/// is always a true bound. 0 for a histogram too short to be one of these.
+pub fn base_of_histogram(histogram: &[u64]) -> u8 {
+    histogram
+        .len()
+        .saturating_sub(4)
+        .min(usize::from(based::MAX_BASE)) as u8
+}
+
+/// Builds the `h48-eo` table `id` into `dir`.
+pub fn build_h48_eo(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, BuildError> {
+    let table = id
+        .kind
+        .h48_table()
+        .filter(|t| t.flips == H48Flips::All)
+        .ok_or(BuildError::Family(id.kind.name()))?;
+    if id.encoding != Encoding::Based {
+        return Err(BuildError::Encoding(id.kind.name(), id.encoding.name()));
+    }
+    if id.metric != Metric::Htm {
+        return Err(BuildError::Metric(id.kind.name()));
+    }
+    let space = H48Space::new(H48Flips::All, id.metric);
+    let mut filled = fill(&space, table, NEAR, BASE + 2, progress);
+    let histogram = filled.histogram();
+    let passes = std::mem::take(&mut filled.passes);
+    let payload = based::pack(filled.nibbles, table.entries(), BASE);
+    let header = id.write(dir, Encoding::Based, histogram, &payload)?;
+    Ok(Built { header, passes })
+}
+
+/// The entries of `table` (4 bits each, two a byte) as [`fill`] leaves them: the exact smallest
+/// distance where it is at most `max_depth`, else [`UNREACHED`].
+pub struct Filled {
+    pub nibbles: Vec<u8>,
+    pub entries: u64,
+    pub max_depth: u8,
+    /// The sparse search's depths (cosets found at each), then the walk's, as one pass at
+    /// `max_depth` that counts the cosets it started from.
+    pub passes: Vec<Pass>,
+}
+
+impl Filled {
+    /// The entry of index `i`: its distance, or `None` past `max_depth`.
+    pub fn get(&self, i: u64) -> Option<u8> {
+        Some(nibble(&self.nibbles, i)).filter(|&v| v != UNREACHED)
+    }
+
+    /// Entries at each distance up to `max_depth`, and last those further (at least
+    /// `max_depth + 1`): what the table's header records.
+    pub fn histogram(&self) -> Vec<u64> {
+        let slots = usize::from(self.max_depth) + 2;
+        let full = (self.entries / 2) as usize;
+        let by_byte = self.nibbles[..full]
+            .par_chunks(1 << 16)
+            .fold(
+                || [0u64; 256],
+                |mut counts, bytes| {
+                    for &byte in bytes {
+                        counts[usize::from(byte)] += 1;
+                    }
+                    counts
+                },
+            )
+            .reduce(|| [0; 256], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+        let mut counts = vec![0u64; slots];
+        let mut count = |value: u8, n: u64| counts[usize::from(value).min(slots - 1)] += n;
+        for (byte, &n) in by_byte.iter().enumerate() {
+            count(byte as u8 & 0xF, n);
+            count(byte as u8 >> 4, n);
+        }
+        if self.entries % 2 == 1 {
+            count(nibble(&self.nibbles, self.entries - 1), 1);
+        }
+        counts
+    }
+}
+
+/// Fills `table` (over the member `All`, whose space `space` is) with the smallest distances up
+/// to `max_depth`: exact ones from the cosets within `near` moves, the rest by the walk from
+/// those at exactly `near` (see the module's text). `progress` counts the near cosets, then
+/// the walk's roots.
+pub fn fill(
+    space: &H48Space,
+    table: H48Table,
+    near: u8,
+    max_depth: u8,
+    progress: &ProgressBar,
+) -> Filled {
+    assert!(max_depth < UNREACHED, "four bits hold the depths written");
+    let entries = table.entries();
+    let cells: Vec<AtomicU8> = (0..entries.div_ceil(2))
+        .into_par_iter()
+        .map(|_| AtomicU8::new(0xFF))
+        .collect();
+    progress.set_message("cosets near solved, by depth");
+    progress.set_length(u64::from(near));
+    progress.set_position(0);
+    let (found, mut passes) = breadth_first_near(space, near, progress);
+    let walk = Walk {
+        space,
+        table,
+        near: &found,
+        max_depth,
+        faces: space.moves().iter().map(|m| m.face()).collect(),
+    };
+    {
+        let regions = Regions::new(&cells);
+        found.par_iter().for_each_init(
+            || regions.writes(),
+            |writes, (&state, &depth)| {
+                if depth <= max_depth {
+                    walk.write(state, depth, writes);
+                }
+            },
+        );
+    }
+    let roots: Vec<u64> = found
+        .iter()
+        .filter(|&(_, &depth)| depth == near)
+        .map(|(&state, _)| state)
+        .collect();
+    progress.set_message("walk from the cosets at the edge");
+    progress.set_length(roots.len() as u64);
+    progress.set_position(0);
+    if near < max_depth {
+        let start = Instant::now();
+        let regions = Regions::new(&cells);
+        roots.par_chunks(256).for_each_init(
+            || regions.writes(),
+            |writes, chunk| {
+                for &root in chunk {
+                    walk.from(space.coord_of(root), near, None, writes);
+                }
+                progress.inc(chunk.len() as u64);
+            },
+        );
+        passes.push(Pass {
+            depth: usize::from(max_depth),
+            backward: false,
+            found: roots.len() as u64,
+            seconds: start.elapsed().as_secs_f64(),
+        });
+    }
+    Filled {
+        nibbles: cells.into_iter().map(AtomicU8::into_inner).collect(),
+        entries,
+        max_depth,
+        passes,
+    }
+}
+
+/// The depth-first walk of [`fill`] and what it writes into.
+struct Walk<'a> {
+    space: &'a H48Space,
+    table: H48Table,
+    near: &'a NearStates,
+    max_depth: u8,
+    /// The face of each turn, for the canonical order of moves.
+    faces: Vec<Face>,
+}
+
+impl Walk<'_> {
+    /// Walks every canonical sequence from `c` (at `depth` moves, reached last by a turn of
+    /// `last`) until `max_depth`, writing each coset reached.
+    fn from(&self, c: H48Coord, depth: u8, last: Option<Face>, writes: &mut Writes) {
+        let next = depth + 1;
+        let leaf = next == self.max_depth;
+        let mut children = [(H48Coord::default(), 0u64, Face::U); 18];
+        let mut count = 0;
+        for (turn, &face) in self.faces.iter().enumerate() {
+            if let Some(last) = last
+                && (face == last || (face == last.opposite() && face < last))
+            {
+                continue;
+            }
+            let child = self.space.apply_coord(c, turn);
+            self.space.prefetch_class(child);
+            children[count] = (child, 0, face);
+            count += 1;
+        }
+        for (child, index, _) in &mut children[..count] {
+            *index = self.space.index(*child);
+        }
+        for &(child, index, face) in &children[..count] {
+            if leaf {
+                self.write(index, next, writes);
+                continue;
+            }
+            if self.near.contains_key(&self.space.representative(index)) {
+                continue;
+            }
+            self.write(index, next, writes);
+            self.from(child, next, Some(face), writes);
+        }
+    }
+
+    /// Lowers the entries of every index of the coset with member index `index` to `depth`.
+    #[inline]
+    fn write(&self, index: u64, depth: u8, writes: &mut Writes) {
+        self.space.for_each_variant(index, |variant| {
+            writes.push(self.table.entry_of(variant), depth);
+        });
+    }
+}
+
+/// The working table cut into regions of `2^REGION_BITS` entries (2 MiB of nibbles), each
+/// with a lock. A write lands anywhere in gigabytes, so written as it comes each one misses
+/// the TLB as well as the cache, and a locked read-modify-write stops the processor from
+/// overlapping the misses: the first version of the walk spent 84% of its time there and ran
+/// for more than half an hour on `h48-eo6`. Gathered by region ([`Writes`]) and applied a
+/// region at a time under its lock, the writes are plain loads and stores into 2 MiB whose
+/// pages the TLB holds, prefetched a few ahead.
+struct Regions<'a> {
+    cells: &'a [AtomicU8],
+    locks: Vec<Mutex<()>>,
+}
+
+/// Entries of a region.
+const REGION_BITS: u32 = 22;
+/// Writes gathered for a region before they are applied.
+const GATHER: usize = 1024;
+/// How far ahead of a write its byte is asked for.
+const AHEAD: usize = 16;
+
+impl<'a> Regions<'a> {
+    fn new(cells: &'a [AtomicU8]) -> Regions<'a> {
+        let regions = (cells.len() as u64 * 2).div_ceil(1 << REGION_BITS) as usize;
+        Regions {
+            cells,
+            locks: (0..regions).map(|_| Mutex::new(())).collect(),
+        }
+    }
+
+    /// A buffer of writes for one task; it applies what it holds when dropped.
+    fn writes(&self) -> Writes<'_> {
+        Writes {
+            regions: self,
+            gathered: (0..self.locks.len()).map(|_| Vec::new()).collect(),
+        }
+    }
+
+    /// Applies `writes` (entry and depth, the depth in the top byte) to region `region`.
+    fn apply(&self, region: usize, writes: &[u64]) {
+        let _held = self.locks[region]
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        const ENTRY: u64 = (1 << 56) - 1;
+        for (i, &write) in writes.iter().enumerate() {
+            if let Some(&ahead) = writes.get(i + AHEAD) {
+                crate::space::prefetch(self.cells, ((ahead & ENTRY) / 2) as usize);
+            }
+            let (entry, depth) = (write & ENTRY, (write >> 56) as u8);
+            let cell = &self.cells[(entry / 2) as usize];
+            let shift = (entry & 1) * 4;
+            let byte = cell.load(Relaxed);
+            let current = (byte >> shift) & 0xF;
+            if depth < current {
+                cell.store(byte & !(0xF << shift) | depth << shift, Relaxed);
+            }
+        }
+    }
+}
+
+/// One task's writes, gathered by region (see [`Regions`]).
+struct Writes<'a> {
+    regions: &'a Regions<'a>,
+    gathered: Vec<Vec<u64>>,
+}
+
+impl Writes<'_> {
+    /// Lowers entry `entry` to `depth`, now or when its region's writes are applied.
+    #[inline]
+    fn push(&mut self, entry: u64, depth: u8) {
+        let region = (entry >> REGION_BITS) as usize;
+        let list = &mut self.gathered[region];
+        if list.capacity() == 0 {
+            list.reserve_exact(GATHER);
+        }
+        list.push(entry | u64::from(depth) << 56);
+        if list.len() == GATHER {
+            self.regions.apply(region, list);
+            list.clear();
+        }
+    }
+}
+
+impl Drop for Writes<'_> {
+    fn drop(&mut self) {
+        for (region, list) in self.gathered.iter().enumerate() {
+            if !list.is_empty() {
+                self.regions.apply(region, list);
+            }
+        }
+    }
+}

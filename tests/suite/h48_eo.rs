@@ -1,0 +1,104 @@
+//! The `h48-eo` tables (48-symmetry cosets with the flips of single edges kept, filled from the
+//! cosets near solved by a walk): the fill against the engine's exact search, the walk against
+//! the sparse search alone, and the solver that reads a small such table against an
+//! independent search.
+
+use crate::common;
+use cubelab::bfs::breadth_first_rows;
+use cubelab::catalogue::h48_eo::{Filled, fill};
+use cubelab::catalogue::{TableId, TableKind};
+use cubelab::model::cube::{Cube3, Metric};
+use cubelab::model::notation::parse_moves;
+use cubelab::packing::{Encoding, based, nibble};
+use cubelab::search::heuristic::AnyHeuristic;
+use cubelab::search::ida::Solver;
+use cubelab::space::h48::{H48Flips, H48Rows, H48Space, H48Table};
+use indicatif::ProgressBar;
+use std::sync::LazyLock;
+
+static ALL: LazyLock<H48Space> = LazyLock::new(|| H48Space::new(H48Flips::All, Metric::Htm));
+
+fn filled(kept: u32, near: u8, max_depth: u8) -> (H48Table, Filled) {
+    let table = H48Table {
+        flips: H48Flips::All,
+        dropped: 11 - kept,
+    };
+    (
+        table,
+        fill(&ALL, table, near, max_depth, &ProgressBar::hidden()),
+    )
+}
+
+/// Keeping no flip, an entry is the smallest distance over all flips of an `H0` coset, which is
+/// the `H0` coset's own distance: the smallest over its four flip parities in the engine's exact
+/// search of `h48-parity`. Filled from the cosets within 5 moves and a walk of 3 more, every
+/// entry at most 8 moves equals it, and every other is unreached. This checks the walk, the
+/// writes of every symmetric variant and the member's coordinate against the engine.
+#[test]
+fn keeping_no_flip_gives_the_engines_h0_distances() {
+    let parity = H48Space::new(H48Flips::Parity, Metric::Htm);
+    let exact = breadth_first_rows(
+        &H48Rows::new(&parity),
+        Encoding::Nibble,
+        &ProgressBar::hidden(),
+    )
+    .unwrap();
+    let (_, h0) = filled(0, 5, 8);
+    let parities = u64::from(H48Flips::Parity.values());
+    let mut counts = [0u64; 10];
+    for coset in 0..H48Flips::Parity.entries() / parities {
+        let truth = (0..parities)
+            .map(|kept| nibble(&exact.packed, coset * parities + kept))
+            .min()
+            .unwrap();
+        let got = h0.get(coset);
+        if truth <= 8 {
+            assert_eq!(got, Some(truth), "coset {coset}");
+        } else {
+            assert_eq!(got, None, "coset {coset} at {truth}");
+        }
+        counts[usize::from(truth.min(9))] += 1;
+    }
+    assert_eq!(h0.histogram(), counts.to_vec());
+}
+
+/// The walk three moves out from the cosets at 4 moves writes exactly what the sparse search
+/// to 7 moves finds on its own, entry by entry, with three flips kept.
+#[test]
+fn the_walk_writes_what_the_search_finds() {
+    let (_, walked) = filled(3, 4, 7);
+    let (_, searched) = filled(3, 7, 7);
+    assert_eq!(walked.histogram(), searched.histogram());
+    assert!(walked.nibbles == searched.nibbles, "the entries differ");
+}
+
+/// A small `h48-eo4` table (filled to 8 moves, base 6) written as a file: the solver that reads
+/// it finds the lengths an independent search finds, with and without the inverse lookup, and
+/// the lengths of positions in the subgroups, which its coordinate alone would call solved.
+#[test]
+fn a_small_eo_table_solves_optimally() {
+    let dir = tempfile::tempdir().unwrap();
+    let (table, small) = filled(4, 6, 8);
+    let histogram = small.histogram();
+    let base = cubelab::catalogue::h48_eo::base_of_histogram(&histogram);
+    assert_eq!(base, 6);
+    let payload = based::pack(small.nibbles, table.entries(), base);
+    let id = TableId::new(TableKind::H48Eo4, Metric::Htm);
+    id.write(dir.path(), Encoding::Based, histogram, &payload)
+        .unwrap();
+    let solver = |metric: Metric| {
+        Solver::new(AnyHeuristic::open(dir.path(), metric, TableKind::H48Eo4).unwrap())
+    };
+    common::check_lengths_against_independent_search(solver, &[(Metric::Htm, 10, 61)]);
+    let htm = solver(Metric::Htm);
+    for (text, length) in [
+        ("", 0),
+        ("U D'", 2),
+        ("U R2 U'", 3),
+        ("U2 D2 F2 B2 L2 R2", 6),
+        ("R2 U2 R2 U2 R2 U2", 6),
+    ] {
+        let cube = Cube3::from_moves(&parse_moves(text).unwrap());
+        assert_eq!(common::optimal_length(&htm, &cube, true), length, "{text}");
+    }
+}
