@@ -83,7 +83,7 @@ pub fn build_h48_eo(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<B
         return Err(BuildError::Encoding(id.kind.name(), id.encoding.name()));
     }
     if id.metric != Metric::Htm {
-        return Err(BuildError::Metric(id.kind.name()));
+        return Err(BuildError::HalfTurnsOnly(id.kind.name()));
     }
     let space = H48Space::new(H48Flips::All, id.metric);
     let mut filled = fill(&space, table, NEAR, BASE + 2, progress);

@@ -170,6 +170,10 @@ pub enum BuildError {
     Encoding(&'static str, &'static str),
     #[error("{0} tables count H's own moves, the half-turn metric's: build them with --metric htm")]
     Metric(&'static str),
+    #[error(
+        "{0} is filled by a walk of the half-turn metric's move sequences and has no quarter-turn table: build it with --metric htm"
+    )]
+    HalfTurnsOnly(&'static str),
     #[error("{0} is not read off the same search as the other tables asked for with it")]
     Family(&'static str),
 }

@@ -10,7 +10,7 @@ use cubelab::catalogue::{TableId, TableKind};
 use cubelab::model::cube::{Cube3, Metric};
 use cubelab::model::notation::parse_moves;
 use cubelab::packing::{Encoding, based, nibble};
-use cubelab::search::heuristic::AnyHeuristic;
+use cubelab::search::heuristic::{AnyHeuristic, H48Heuristic, Heuristic};
 use cubelab::search::ida::Solver;
 use cubelab::space::h48::{H48Flips, H48Rows, H48Space, H48Table};
 use indicatif::ProgressBar;
@@ -100,5 +100,41 @@ fn a_small_eo_table_solves_optimally() {
     ] {
         let cube = Cube3::from_moves(&parse_moves(text).unwrap());
         assert_eq!(common::optimal_length(&htm, &cube, true), length, "{text}");
+    }
+}
+
+/// Every `h48-eo` table present in `$CUBELAB_DATA` (default `data/`; `gen-tables h48-eo6` takes
+/// 19 minutes here): it bounds 500 positions up to 9 turns from solved by at most their true
+/// distance (a meet-in-the-middle search), and its solver finds the independent search's
+/// lengths. Run by `scripts/check-tables.sh h48-eo`.
+#[test]
+#[ignore = "needs an h48-eo table built; run by scripts/check-tables.sh h48-eo"]
+fn built_eo_tables_bound_and_solve() {
+    let dir: std::path::PathBuf =
+        std::env::var_os("CUBELAB_DATA").map_or_else(|| "data".into(), Into::into);
+    let kinds: Vec<TableKind> = TableKind::ALL
+        .into_iter()
+        .filter(|k| k.is_h48_eo() && TableId::new(*k, Metric::Htm).is_present(&dir))
+        .collect();
+    assert!(!kinds.is_empty(), "no h48-eo table in {}", dir.display());
+    let near = common::NearSolved::new(Metric::Htm, 5);
+    let positions = common::random_scrambles(Metric::Htm, 500, 9, 62);
+    for kind in kinds {
+        let heuristic = H48Heuristic::open(&dir, Metric::Htm, kind).unwrap();
+        for position in &positions {
+            let (bound, d) = (heuristic.value(position), near.distance(position).unwrap());
+            assert!(
+                bound <= d,
+                "{}: bound {bound} over distance {d}",
+                kind.name()
+            );
+        }
+        let solver = Solver::new(AnyHeuristic::open(&dir, Metric::Htm, kind).unwrap());
+        for position in common::random_scrambles(Metric::Htm, 6, 10, 63) {
+            let truth = u32::from(near.distance(&position).expect("within 11"));
+            let found = common::optimal_length(&solver, &position, true);
+            assert_eq!(found, truth, "{}", kind.name());
+        }
+        eprintln!("{}: 500 bounds and 6 solutions checked", kind.name());
     }
 }

@@ -50,13 +50,7 @@ fn a_file_of_positions_that_can_be_read_once_is_solved_whole() {
     use std::io::Write;
     child.stdin.take().unwrap().write_all(b"R U\nF2\n").unwrap();
     let out = within_a_minute(child, "solve --file /dev/stdin");
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(
-        text(&out.stdout).lines().count(),
-        2,
-        "{}",
-        text(&out.stdout)
-    );
+    assert_answered_lines(&out, 2);
 }
 
 #[test]
@@ -81,13 +75,7 @@ fn a_fifo_of_positions_is_read_not_waited_on() {
     ];
     let out = run_into(SOLVE, &args, Stdio::piped());
     writer.join().unwrap().unwrap();
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(
-        text(&out.stdout).lines().count(),
-        2,
-        "{}",
-        text(&out.stdout)
-    );
+    assert_answered_lines(&out, 2);
 }
 
 #[test]
@@ -444,4 +432,11 @@ fn a_table_cut_short_under_a_search_ends_it_with_a_message() {
         "{}",
         text(&out.stderr)
     );
+}
+
+/// The program succeeded and printed `count` lines (one per position).
+fn assert_answered_lines(out: &std::process::Output, count: usize) {
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let printed = text(&out.stdout);
+    assert_eq!(printed.lines().count(), count, "{printed}");
 }
