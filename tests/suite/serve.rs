@@ -280,3 +280,50 @@ fn a_request_shares_its_search_time_and_a_full_server_answers_503() {
     );
     assert_eq!(status, 200);
 }
+
+/// A request a cross-site page could make is refused: a body not sent as JSON (415), and on a
+/// server bound to loopback a `Host` that is not a loopback name (403, DNS rebinding); both
+/// answer `{"error": ...}`.
+#[test]
+fn cross_site_requests_are_refused() {
+    use std::io::{Read, Write};
+    let server = start(Limits::default());
+    let raw = |head: &str, body: &str| {
+        let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
+        let request = format!(
+            "{head}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let status: u16 = answer.split_whitespace().nth(1).unwrap().parse().unwrap();
+        let body = answer.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+        (status, body)
+    };
+    let host = server.addr.to_string();
+    let body = r#"{"position": "R U", "puzzle": "2x2"}"#;
+    let (status, text) = raw(
+        &format!("POST /solve HTTP/1.1\r\nHost: {host}\r\nContent-Type: text/plain"),
+        body,
+    );
+    assert_eq!(status, 415, "{text}");
+    assert!(text.contains("application/json"), "{text}");
+    let (status, text) = raw(
+        "POST /solve HTTP/1.1\r\nHost: evil.example:8080\r\nContent-Type: application/json",
+        body,
+    );
+    assert_eq!(status, 403, "{text}");
+    assert!(text.contains("\"error\""), "{text}");
+    for host in [host.as_str(), "localhost:1234", "[::1]:80", "127.0.0.1"] {
+        let (status, text) = raw(
+            &format!("POST /solve HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json"),
+            body,
+        );
+        assert_eq!(status, 200, "{host}: {text}");
+    }
+    assert!(!cubelab::frontend::serve::is_loopback_host(
+        "localhost.evil.example"
+    ));
+    assert!(!cubelab::frontend::serve::is_loopback_host("128.0.0.1:80"));
+}

@@ -77,6 +77,8 @@ pub struct Answer {
 pub struct Connection {
     reader: BufReader<TcpStream>,
     writer: TcpStream,
+    /// The `Host` header: the address connected to, which a loopback server requires.
+    host: String,
 }
 
 impl Connection {
@@ -87,6 +89,7 @@ impl Connection {
         Ok(Connection {
             reader: BufReader::new(stream.try_clone()?),
             writer: stream,
+            host: addr.to_string(),
         })
     }
 
@@ -95,9 +98,10 @@ impl Connection {
     pub fn send(&mut self, call: &Call) -> std::io::Result<Answer> {
         let body = call.body.as_deref().unwrap_or("");
         let head = format!(
-            "{} {} HTTP/1.1\r\nHost: cubelab\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            "{} {} HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
             call.method,
             call.path,
+            self.host,
             body.len()
         );
         self.writer.write_all(head.as_bytes())?;

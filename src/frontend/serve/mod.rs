@@ -22,7 +22,7 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Query, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use clap::ValueEnum;
@@ -141,9 +141,52 @@ pub fn router(server: Arc<Server>) -> Router {
 
 /// Serves `router` on `listener` until Ctrl-C (or SIGTERM), finishing the requests under way.
 pub async fn serve(listener: tokio::net::TcpListener, server: Arc<Server>) -> std::io::Result<()> {
-    axum::serve(listener, router(server))
+    let mut routes = router(server);
+    if listener.local_addr()?.ip().is_loopback() {
+        routes = routes.layer(axum::middleware::from_fn(loopback_host_only));
+    }
+    axum::serve(listener, routes)
         .with_graceful_shutdown(shutdown_signal())
         .await
+}
+
+/// Refuses a request whose `Host` is not a loopback name, for a server bound to loopback: a
+/// page of another site that a user visits can reach the loopback server through a name of
+/// its own that resolves there (DNS rebinding), but it cannot make the browser send a
+/// loopback `Host`.
+async fn loopback_host_only(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if is_loopback_host(host) {
+        return next.run(request).await;
+    }
+    ApiError {
+        status: StatusCode::FORBIDDEN,
+        message: format!(
+            "this server listens on loopback and answers requests for localhost, 127.0.0.1 or [::1] only, not for Host '{}'",
+            host.chars().take(80).collect::<String>()
+        ),
+    }
+    .into_response()
+}
+
+/// Whether a `Host` header names this machine's loopback: `localhost`, an address in
+/// 127.0.0.0/8 or `[::1]`, with or without a port.
+pub fn is_loopback_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(rest) => rest.split(']').next().unwrap_or(""),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name.eq_ignore_ascii_case("localhost")
+        || name
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }
 
 async fn shutdown_signal() {
@@ -193,7 +236,22 @@ type ApiResult = Result<axum::Json<Value>, ApiError>;
 
 /// The body as `T`, or a 4xx that says what is wrong with it (too large, not JSON, a field of
 /// the wrong type or unknown).
-fn body<T: for<'de> Deserialize<'de>>(bytes: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+fn body<T: for<'de> Deserialize<'de>>(
+    headers: &HeaderMap,
+    bytes: Result<Bytes, BytesRejection>,
+) -> Result<T, ApiError> {
+    let json = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.split(';').next())
+        .is_some_and(|media| media.trim().eq_ignore_ascii_case("application/json"));
+    if !json {
+        // A cross-site page may POST `text/plain` without asking first; it cannot send JSON.
+        return Err(ApiError {
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            message: "send the body as JSON, with the header Content-Type: application/json".into(),
+        });
+    }
     let bytes = bytes.map_err(|rejection| ApiError {
         status: rejection.status(),
         message: format!(
@@ -236,9 +294,10 @@ struct SolveBody {
 
 async fn solve(
     State(server): State<Arc<Server>>,
+    headers: HeaderMap,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
-    let asked: SolveBody = body(bytes)?;
+    let asked: SolveBody = body(&headers, bytes)?;
     let limits = &server.limits;
     let (texts, single) = match (asked.position, asked.positions) {
         (Some(one), None) => (vec![one], true),
@@ -420,8 +479,8 @@ struct ValidateBody {
 
 /// `{"valid": true, puzzle, stickers, reid}` or `{"valid": false, "error": why}`: an invalid
 /// position is an answer here, not a failed request.
-async fn validate(bytes: Result<Bytes, BytesRejection>) -> ApiResult {
-    let asked: ValidateBody = body(bytes)?;
+async fn validate(headers: HeaderMap, bytes: Result<Bytes, BytesRejection>) -> ApiResult {
+    let asked: ValidateBody = body(&headers, bytes)?;
     let puzzle = puzzle_named(asked.puzzle.as_deref())?;
     let position = parse_position(&asked.position, puzzle, Form::Auto).and_then(|p| {
         let Some(text) = &asked.moves else {
