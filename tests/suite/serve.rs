@@ -327,3 +327,16 @@ fn cross_site_requests_are_refused() {
     ));
     assert!(!cubelab::frontend::serve::is_loopback_host("128.0.0.1:80"));
 }
+
+/// A known route asked with the wrong method answers 405 with `{"error": ...}`, as the README
+/// promises of every error (its body was empty).
+#[test]
+fn a_wrong_method_is_a_json_405() {
+    let server = start(Limits::default());
+    let (status, body) = ask(&server, &Call::get("/solve"));
+    assert_eq!(status, 405);
+    assert!(
+        body["error"].as_str().unwrap().contains("POST /solve"),
+        "{body}"
+    );
+}

@@ -135,6 +135,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/random", get(random))
         .route("/tables", get(tables))
         .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_bytes))
         .with_state(server)
 }
@@ -552,6 +553,15 @@ async fn not_found() -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
         message: "no such page: the API is POST /solve, POST /validate, GET /random, GET /tables, and the editor is at /".into(),
+    }
+}
+
+/// A known route asked with another method (`GET /solve`): a 405 that says which to use, as
+/// JSON like every other error (axum's own 405 has an empty body).
+async fn method_not_allowed() -> ApiError {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        message: "wrong method for this route: POST /solve, POST /validate, GET /random, GET /tables, GET /".into(),
     }
 }
 
