@@ -167,12 +167,11 @@ impl TableKind {
     /// that fills them follows the half-turn metric's canonical sequences.
     pub const fn is_h48_eo(self) -> bool {
         matches!(
-            self,
-            TableKind::H48Eo4
-                | TableKind::H48Eo5
-                | TableKind::H48Eo6
-                | TableKind::H48Eo7
-                | TableKind::H48Eo8
+            self.h48_table(),
+            Some(H48Table {
+                flips: H48Flips::All,
+                ..
+            })
         )
     }
 
