@@ -1,9 +1,11 @@
 //! Searches over the tables.
 
 pub mod canonical;
+pub mod coset;
 pub mod descent;
 pub mod heuristic;
 pub mod ida;
+pub mod into_h;
 pub mod layers;
 pub mod pocket;
 pub mod symmetry;

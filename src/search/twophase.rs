@@ -23,12 +23,13 @@
 use super::SolveError;
 use super::canonical::Canonical;
 use super::heuristic::{Entries, missing_tables, open_table};
+use super::into_h::DistanceIntoH;
 use crate::catalogue::{TableId, TableKind};
 use crate::model::cube::{Cube3, Face, Metric, Move, Rotation};
 use crate::space::phase1::{Phase1Coord, Phase1Space};
 use crate::space::twophase::{
-    LAYER_EDGES, Phase2SliceSpace, SymProduct, corner_permutation, flip_slice, layer_edges,
-    phase2_moves, slice_order,
+    LAYER_EDGES, Phase2SliceSpace, SymProduct, corner_permutation, layer_edges, phase2_moves,
+    slice_order,
 };
 use crate::table::{Table, TableError};
 use std::path::Path;
@@ -113,7 +114,6 @@ const HTM_MOVES: usize = Move::COUNT;
 pub struct TwoPhaseSolver {
     canonical: Canonical,
     phase1_moves: Phase1Space,
-    phase1_index: SymProduct,
     phase2_index: SymProduct,
     /// The corner and slice-order move tables (those the `phase2-slice` table was built with).
     slice_space: Phase2SliceSpace,
@@ -126,11 +126,11 @@ pub struct TwoPhaseSolver {
     phase2_turn: [u8; HTM_MOVES],
     /// Per direction: the rotation, and per move seen through it, the move it stands for.
     rotations: [(Rotation, [Move; HTM_MOVES]); 3],
-    phase1: Entries,
+    into_h: DistanceIntoH,
     phase2: Entries,
     phase2_slice: Entries,
     // The mappings the entries read; declared last, dropped after them.
-    _tables: [Table; 3],
+    _tables: [Table; 2],
 }
 
 impl TwoPhaseSolver {
@@ -140,7 +140,7 @@ impl TwoPhaseSolver {
         missing_tables(dir, Metric::Htm, TableKind::Phase1Sym)?;
         let [phase1, phase2, phase2_slice] =
             TableKind::TWO_PHASE.map(|kind| open_table(dir, TableId::new(kind, Metric::Htm)));
-        let tables = [phase1?, phase2?, phase2_slice?];
+        let tables = [phase2?, phase2_slice?];
         let moves = phase2_moves();
         let mut phase2_turn = [0u8; HTM_MOVES];
         for (turn, m) in moves.iter().enumerate() {
@@ -159,16 +159,15 @@ impl TwoPhaseSolver {
         Ok(TwoPhaseSolver {
             canonical: Canonical::new(Metric::Htm, &htm),
             phase1_moves: Phase1Space::new(Metric::Htm),
-            phase1_index,
+            into_h: DistanceIntoH::of(phase1?, phase1_index),
             phase2_index,
             slice_space: Phase2SliceSpace::new(),
             edge_moves: LAYER_EDGES.move_table(&moves),
             phase2_mask: moves.iter().fold(0, |mask, m| mask | 1 << m.index()),
             phase2_turn,
             rotations,
-            phase1: Entries::of(&tables[0]),
-            phase2: Entries::of(&tables[1]),
-            phase2_slice: Entries::of(&tables[2]),
+            phase2: Entries::of(&tables[0]),
+            phase2_slice: Entries::of(&tables[1]),
             _tables: tables,
         })
     }
@@ -176,8 +175,7 @@ impl TwoPhaseSolver {
     /// The exact number of moves from a phase-1 coordinate into H.
     #[inline(always)]
     fn phase1_distance(&self, c: Phase1Coord) -> u8 {
-        self.phase1
-            .nibble(self.phase1_index.index(flip_slice(c), c.twist.into()))
+        self.into_h.distance(c)
     }
 
     /// A lower bound on the phase-2 moves that solve a position of H.

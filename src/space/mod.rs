@@ -2,6 +2,7 @@
 //! traits are here; each module below is one family of spaces over the model's coordinates.
 
 pub mod corners;
+pub mod coset;
 pub mod edges;
 pub mod group;
 pub mod h48;

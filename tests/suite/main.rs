@@ -6,6 +6,7 @@ mod common;
 
 mod architecture;
 mod cli;
+mod coset;
 mod cube_laws;
 mod cube_solver;
 mod groups;

@@ -55,6 +55,9 @@ fn needs(command: &str) -> Needs {
         } else {
             Needs::LargeBuild
         }
+    } else if command.contains("release/cubelab coset") {
+        // The coset search's phase1-sym table is not among the 2x2 tables.
+        Needs::CubeTables
     } else if command.contains("release/solve")
         && !command.contains("--puzzle 2x2")
         && !command.contains("--print-state")
@@ -83,6 +86,7 @@ fn with_binaries(command: &str) -> String {
         )
         .replace("target/release/solve", env!("CARGO_BIN_EXE_solve"))
         .replace("target/release/stats", env!("CARGO_BIN_EXE_stats"))
+        .replace("target/release/cubelab", env!("CARGO_BIN_EXE_cubelab"))
 }
 
 fn run(command: &str, dir: &Path, data: &Path) -> std::process::Output {

@@ -2,8 +2,10 @@
 //! cube editor; `cubelab load-test` measures a running server.
 
 use crate::catalogue::TableKind;
+use crate::frontend::commands::coset::{CosetArgs, run_coset};
 use crate::frontend::serve::load::{self, Call, Plan, Report};
 use crate::frontend::serve::{Limits, Server};
+use crate::search::coset::CosetLimits;
 use clap::{Parser, Subcommand};
 use std::net::{SocketAddr, ToSocketAddrs};
 use std::path::PathBuf;
@@ -62,6 +64,49 @@ enum Command {
         #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
         queue: f64,
     },
+    /// Every position of a coset of H = <U, D, R2, L2, F2, B2> at once (Rokicki's coset
+    /// solver): the coset of MOVES is the 19,508,428,800 positions h·MOVES (h in H), those with
+    /// MOVES's phase-1 coordinate. --bound proves each within N moves; --exact counts the
+    /// positions at each exact distance. Needs the phase1-sym table and about 7 GB of memory.
+    Coset {
+        /// The coset: a move sequence (`U` or any sequence of H's moves names H itself) or a
+        /// 3x3 position as solve reads it.
+        #[arg(required = true, num_args = 1.., value_name = "MOVES")]
+        moves: Vec<String>,
+        /// Prove every position within N moves: phase 1 searches to --search-depth, the
+        /// prepass goes on to N. Exits 1 if some position is not proven within N. The default
+        /// without --exact, with N = 20.
+        #[arg(long, value_name = "N", conflicts_with = "exact",
+              value_parser = clap::value_parser!(u32).range(0..=30))]
+        bound: Option<u32>,
+        /// Count the positions at each exact distance up to --max-depth (phase 1 searched at
+        /// every depth).
+        #[arg(long)]
+        exact: bool,
+        /// With --exact, the last depth counted.
+        #[arg(long, default_value_t = 16, value_name = "D", requires = "exact",
+              value_parser = clap::value_parser!(u32).range(0..=30))]
+        max_depth: u32,
+        /// With --bound, the last depth phase 1 searches (deeper costs more, and leaves fewer
+        /// positions to the prepass).
+        #[arg(long, default_value_t = crate::frontend::commands::coset::DEFAULT_SEARCH_DEPTH,
+              value_name = "D", conflicts_with = "exact",
+              value_parser = clap::value_parser!(u32).range(0..=30))]
+        search_depth: u32,
+        /// Threads; default: the cores.
+        #[arg(long, value_name = "N")]
+        threads: Option<usize>,
+        /// Directory holding the tables (as for solve).
+        #[arg(long, default_value_os_t = crate::table::default_data_dir())]
+        data_dir: PathBuf,
+        /// One JSON object: counts (exact, index = depth), reached, depths, bound, unsolved,
+        /// unsolved_positions (as sticker strings, while at most 1,000), seconds.
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV rows: depth,count,total,exact,sequences,seconds,prepass_seconds.
+        #[arg(long)]
+        csv: bool,
+    },
     /// Load a running server with 2x2 solves, short optimal 3x3 solves and bad requests, each
     /// for --duration seconds (or --max-requests), and report requests per second and latency
     /// percentiles. Exits 1 if a good request failed, a bad one got anything but its 4xx, or
@@ -99,7 +144,38 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     let result = match args.command {
-        None => Err("name a command: serve or load-test (see cubelab --help)".to_string()),
+        None => Err("name a command: serve, load-test or coset (see cubelab --help)".to_string()),
+        Some(Command::Coset {
+            moves,
+            bound,
+            exact,
+            max_depth,
+            search_depth,
+            threads,
+            data_dir,
+            json,
+            csv,
+        }) => {
+            let limits = if exact {
+                CosetLimits {
+                    max_depth,
+                    search_depth: max_depth,
+                }
+            } else {
+                let bound = bound.unwrap_or(20);
+                CosetLimits {
+                    max_depth: bound,
+                    search_depth: search_depth.min(bound),
+                }
+            };
+            let args = CosetArgs {
+                name: moves.join(" "),
+                limits,
+                json,
+                csv,
+            };
+            with_threads(threads, || run_coset(&data_dir, &args, !exact))
+        }
         Some(Command::Serve {
             port,
             bind,
@@ -137,6 +213,21 @@ pub fn run(args: Args) -> ExitCode {
         }),
     };
     crate::frontend::cli::exit_status("cubelab", result)
+}
+
+/// Runs `job` on a pool of `threads` threads (the global pool when `None`).
+fn with_threads(
+    threads: Option<usize>,
+    job: impl FnOnce() -> Result<bool, String> + Send,
+) -> Result<bool, String> {
+    match threads {
+        None => job(),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .map_err(|e| format!("cannot start {n} threads: {e}"))?
+            .install(job),
+    }
 }
 
 fn seconds(option: &str, value: f64) -> Result<Duration, String> {

@@ -2,6 +2,7 @@
 //! run, so that `src/bin` only parses and dispatches and everything here can be tested and
 //! reused.
 
+pub mod coset;
 pub mod cubelab;
 pub mod gen_tables;
 pub mod solve;

@@ -205,8 +205,31 @@ pub(crate) fn missing_tables(
     metric: Metric,
     kind: TableKind,
 ) -> Result<(), TableError> {
-    let missing: Vec<TableId> = tables_read(kind)
-        .into_iter()
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    missing_of(dir, metric, &tables_read(kind), || {
+        cheaper_alternative(dir, metric, kind, cores)
+    })
+}
+
+/// One error naming every table of `kinds` missing from `dir`, for searches that read tables
+/// of their own (see [`missing_tables`]); no other table stands in for them.
+pub(crate) fn missing_tables_of(
+    dir: &Path,
+    metric: Metric,
+    kinds: &[TableKind],
+) -> Result<(), TableError> {
+    missing_of(dir, metric, kinds, || None)
+}
+
+fn missing_of(
+    dir: &Path,
+    metric: Metric,
+    kinds: &[TableKind],
+    alternative: impl FnOnce() -> Option<String>,
+) -> Result<(), TableError> {
+    let missing: Vec<TableId> = kinds
+        .iter()
+        .copied()
         .map(|k| TableId::new(k, metric))
         .filter(|id| !id.is_present(dir))
         .collect();
@@ -227,7 +250,7 @@ pub(crate) fn missing_tables(
             metric.name(),
             names.join(" ")
         ),
-        alternative: cheaper_alternative(dir, metric, kind, cores),
+        alternative: alternative(),
     })
 }
 

@@ -1,0 +1,646 @@
+//! Whole cosets of Kociemba's subgroup H = <U, D, R2, L2, F2, B2>, every position's distance at
+//! once (Tomas Rokicki's coset solver, with which God's number was proven 20).
+//!
+//! The coset of a position `r` is the set of positions `h·r` (first `h`, then `r`) for the
+//! 19,508,428,800 elements `h` of H: the positions with `r`'s phase-1 coordinate. A move
+//! sequence `s` solves `h·r` exactly when `r·s = h⁻¹`, so a sequence of `d` moves that brings
+//! `r` into H proves that one position of the coset is within `d` moves: the one named by the
+//! element `e = r·s` it reaches. The search marks these elements in a bit set of all of H (see
+//! [`crate::space::coset`]), depth by depth; the first depth at which an element is marked is
+//! its position's distance.
+//!
+//! Two things make that cheap. Phase 1 of the two-phase method enumerates the sequences into H
+//! with the exact distance into H as its guide (the `phase1-sym` table), so it walks only
+//! sequences that can arrive in time. And most of those sequences need not be walked at all:
+//! one that ends with a move of H reaches, one move earlier, an element already marked at the
+//! depth before. So between depths the whole set is moved by H's ten moves (the prepass: the
+//! new set is the old one and its ten images, a word at a time), and phase 1 enumerates only
+//! the sequences whose last move is a quarter turn of R, L, F or B. On the identity coset at
+//! depth 12, Rokicki counts 16.0 billion phase-1 sequences, of which 329 million end that way.
+//!
+//! Beyond the depth phase 1 searches to (`search_depth`), the prepass alone goes on: each
+//! element marked then is still within that many moves, so a set that fills proves a bound on
+//! the whole coset (the run God's number needed: phase 1 to 16, prepass to 20), though the
+//! depths at which its last elements arrive are no longer exact distances.
+
+use super::canonical::Canonical;
+use super::into_h::DistanceIntoH;
+use crate::bfs::{NearStates, breadth_first_near};
+use crate::model::cube::{Cube3, Metric, Move};
+use crate::space::StateSpace;
+use crate::space::coset::{CELLS, CosetSpace, ELEMENTS, MOVES, PERMUTATIONS, Place, in_subgroup};
+use crate::space::phase1::{Part, Phase1Coord, Phase1Part, Phase1Space};
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+/// Why a coset search cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum CosetError {
+    #[error(
+        "a coset search needs {needed} of memory for its two bit sets, and this machine has {available} available; close other programs or run it on a machine with more memory"
+    )]
+    NotEnoughMemory { needed: String, available: String },
+    #[error("cannot reserve memory for the bit sets: {0}")]
+    Allocation(std::io::Error),
+    #[error(
+        "position {index} to watch is not in this coset (its phase-1 coordinate differs from the representative's)"
+    )]
+    NotInCoset { index: usize },
+    #[error(
+        "--max-depth {max_depth} is below the coset's distance into H ({reach}): no position of it is that close; ask for {reach} or more"
+    )]
+    BelowReach { max_depth: u32, reach: u32 },
+}
+
+/// What one run computes.
+#[derive(Clone, Copy, Debug)]
+pub struct CosetLimits {
+    /// The last depth to reach, unless the set fills sooner.
+    pub max_depth: u32,
+    /// The last depth phase 1 searches; beyond it the prepass alone extends the set, and the
+    /// counts are no longer exact distances (see the module's documentation).
+    pub search_depth: u32,
+}
+
+/// One depth of a run.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct DepthCount {
+    pub depth: u32,
+    /// Positions first reached at this depth: their exact distance where `exact`.
+    pub count: u64,
+    /// Positions reached within this depth.
+    pub total: u64,
+    /// Whether phase 1 searched this depth (so that every count up to it is exact).
+    pub exact: bool,
+    /// Phase-1 sequences that reached H at this depth (each marks one element).
+    pub sequences: u64,
+    pub seconds: f64,
+    /// Of those, the prepass's.
+    pub prepass_seconds: f64,
+}
+
+/// The outcome of a run.
+#[derive(Clone, Debug)]
+pub struct CosetResult {
+    pub depths: Vec<DepthCount>,
+    /// The depth within which every position of the coset was proven, if the set filled.
+    pub bound: Option<u32>,
+    /// Positions not reached by the last depth.
+    pub unsolved: u64,
+    /// The positions not reached, while few: at most `unsolved_listed` of them, each as a
+    /// position of the coset.
+    pub unsolved_positions: Vec<Cube3>,
+    /// For each position asked to be watched, the depth at which it was first reached (its
+    /// distance, where that depth is exact), or `None` if it was not reached.
+    pub watched: Vec<Option<u32>>,
+}
+
+/// How many unreached positions a run lists (as positions, for `solve`).
+pub const LISTED_UNSOLVED: usize = 1_000;
+
+/// Bytes of one bit set.
+pub const SET_BYTES: u64 = CELLS as u64 * 2;
+
+/// A set of elements of H: a word per cell, held in anonymous memory asked to be backed by
+/// 2 MiB pages (the prepass streams through it and the marks land anywhere in it).
+struct CellSet {
+    map: memmap2::MmapMut,
+    /// Per corner permutation (a block of cells): whether any of its cells is marked, so that
+    /// the prepass skips empty sources (nearly all of them at the first depths).
+    occupied: Vec<AtomicBool>,
+}
+
+impl CellSet {
+    fn new() -> Result<CellSet, CosetError> {
+        let map = memmap2::MmapMut::map_anon(SET_BYTES as usize).map_err(CosetError::Allocation)?;
+        #[cfg(target_os = "linux")]
+        let _ = map.advise(memmap2::Advice::HugePage);
+        Ok(CellSet {
+            map,
+            occupied: (0..PERMUTATIONS).map(|_| AtomicBool::new(false)).collect(),
+        })
+    }
+
+    /// The cells, as words that threads may mark at once.
+    fn cells(&self) -> &[AtomicU16] {
+        // SAFETY: the mapping is page-aligned, `SET_BYTES` long (two bytes a cell), and lives
+        // as long as `self`; `AtomicU16` has the size and alignment of `u16`, and every access
+        // to the mapping goes through this view while it is shared.
+        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU16>(), CELLS) }
+    }
+
+    fn block(&self, corners: usize) -> &[AtomicU16] {
+        &self.cells()[corners * PERMUTATIONS..][..PERMUTATIONS]
+    }
+
+    fn is_occupied(&self, corners: usize) -> bool {
+        self.occupied[corners].load(Relaxed)
+    }
+}
+
+/// The coset search over its tables.
+pub struct CosetSolver {
+    space: CosetSpace,
+    phase1: Phase1Space,
+    into_h: DistanceIntoH,
+    canonical: Canonical,
+    /// H's moves among the 18 face turns, a bit each (by [`Move::index`]).
+    h_moves: u32,
+    /// The phase-1 coordinates within [`NEAR`] moves of H, with their distances: most of
+    /// phase 1's nodes are this close to the end, and a look-up here stays in cache where the
+    /// `phase1-sym` table's costs a miss or two.
+    near: NearStates,
+    /// Per part of the phase-1 coordinate (slice, flip, twist), each value's distance into
+    /// H's: their largest bounds a node's distance from three reads of small tables, which
+    /// turn away most children before the map or the table is read.
+    part_distances: [Vec<u8>; 3],
+}
+
+const PARTS: [Part; 3] = [Part::Slice, Part::Flip, Part::Twist];
+
+/// How far from H [`CosetSolver::near`] reaches: 7,803 coordinates.
+const NEAR: u8 = 4;
+
+/// Available memory, from `/proc/meminfo` where there is one.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// What a running search reports and obeys.
+pub struct Progress<'a> {
+    /// Positions of the coset whose first depth to report (see [`CosetResult::watched`]).
+    pub watch: &'a [Cube3],
+    /// Called after each depth.
+    pub on_depth: &'a mut dyn FnMut(&DepthCount),
+    /// Set from elsewhere to stop between two steps.
+    pub stop: &'a AtomicBool,
+}
+
+impl CosetSolver {
+    pub fn new(into_h: DistanceIntoH) -> CosetSolver {
+        let htm: Vec<Move> = Move::all().collect();
+        let phase1 = Phase1Space::new(Metric::Htm);
+        let part_distances = PARTS.map(|part| {
+            let space = Phase1Part {
+                space: &phase1,
+                part,
+            };
+            let hidden = indicatif::ProgressBar::hidden();
+            let (distances, _) = breadth_first_near(&space, 20, &hidden);
+            let mut table = vec![u8::MAX; space.size() as usize];
+            for (&value, &distance) in &distances {
+                table[value as usize] = distance;
+            }
+            table
+        });
+        CosetSolver {
+            part_distances,
+            space: CosetSpace::new(),
+            phase1,
+            into_h,
+            canonical: Canonical::new(Metric::Htm, &htm),
+            h_moves: CosetSpace::moves()
+                .iter()
+                .fold(0, |mask, m| mask | 1 << m.index()),
+            near: breadth_first_near(
+                &Phase1Space::new(Metric::Htm),
+                NEAR,
+                &indicatif::ProgressBar::hidden(),
+            )
+            .0,
+        }
+    }
+
+    /// The distance of `representative` into H: the depth at which its coset's first position
+    /// is reached.
+    pub fn reach(&self, representative: &Cube3) -> u32 {
+        u32::from(self.into_h.distance(Phase1Coord::of(representative)))
+    }
+
+    /// Checks that a run can start: memory for two sets, and a depth the coset reaches.
+    pub fn check(&self, representative: &Cube3, limits: &CosetLimits) -> Result<(), CosetError> {
+        let reach = self.reach(representative);
+        if limits.max_depth < reach {
+            return Err(CosetError::BelowReach {
+                max_depth: limits.max_depth,
+                reach,
+            });
+        }
+        let needed = 2 * SET_BYTES + (SET_BYTES / 8);
+        if let Some(available) = available_memory()
+            && available < needed
+        {
+            return Err(CosetError::NotEnoughMemory {
+                needed: crate::support::units::human_bytes(needed),
+                available: crate::support::units::human_bytes(available),
+            });
+        }
+        Ok(())
+    }
+
+    /// Runs the search on the coset of `representative` up to `limits.max_depth`, or until every
+    /// position is reached.
+    pub fn run(
+        &self,
+        representative: &Cube3,
+        limits: &CosetLimits,
+        progress: Progress<'_>,
+    ) -> Result<CosetResult, CosetError> {
+        self.check(representative, limits)?;
+        let start = Phase1Coord::of(representative);
+        if let Some(index) = progress
+            .watch
+            .iter()
+            .position(|q| Phase1Coord::of(q) != start)
+        {
+            return Err(CosetError::NotInCoset { index });
+        }
+        // The element e = r·q⁻¹ names the position q (see `unmarked`).
+        let watched_places: Vec<Place> = progress
+            .watch
+            .iter()
+            .map(|q| self.space.place(&representative.then(&q.inverse())))
+            .collect();
+        let mut watched = vec![None; watched_places.len()];
+        let mut old = CellSet::new()?;
+        let mut new = CellSet::new()?;
+        let mut depths = Vec::new();
+        let mut total = 0u64;
+        for depth in 0..=limits.max_depth {
+            if progress.stop.load(Relaxed) {
+                break;
+            }
+            let began = Instant::now();
+            let previous = total;
+            let prepass_began = Instant::now();
+            if depth > 0 {
+                // `new` still holds the set of two depths ago, within the one just made: the
+                // prepass rewrites every block that either has anything in.
+                std::mem::swap(&mut old, &mut new);
+                total = self.prepass(&old, &mut new);
+            }
+            let prepass_seconds = prepass_began.elapsed().as_secs_f64();
+            let searched = depth <= limits.search_depth;
+            let (sequences, marked) = if searched {
+                self.mark_sequences(representative, start, depth, &new, progress.stop)
+            } else {
+                (0, 0)
+            };
+            total += marked;
+            let count = DepthCount {
+                depth,
+                count: total - previous,
+                total,
+                exact: depths.iter().all(|d: &DepthCount| d.exact) && searched,
+                sequences,
+                seconds: began.elapsed().as_secs_f64(),
+                prepass_seconds,
+            };
+            for (seen, place) in watched.iter_mut().zip(&watched_places) {
+                let word = new.cells()[place.cell as usize].load(Relaxed);
+                if seen.is_none() && word & place.mask() != 0 {
+                    *seen = Some(depth);
+                }
+            }
+            (progress.on_depth)(&count);
+            depths.push(count);
+            if total == ELEMENTS {
+                break;
+            }
+        }
+        let unsolved = ELEMENTS - total;
+        let unsolved_positions = if unsolved as usize <= LISTED_UNSOLVED {
+            self.unmarked(&new, representative)
+        } else {
+            Vec::new()
+        };
+        Ok(CosetResult {
+            bound: (unsolved == 0).then(|| depths.last().map_or(0, |d| d.depth)),
+            depths,
+            unsolved,
+            unsolved_positions,
+            watched,
+        })
+    }
+
+    /// Fills `new` with `old` and its images under H's ten moves; returns how many elements it
+    /// holds. Blocks with nothing to gather are left as they are: `new` may only hold a subset
+    /// of `old` there (an earlier set), which is empty in such a block. Each block of `new` (one corner permutation) gathers from the eleven blocks its
+    /// elements come from, so it is written once, from a buffer that stays in cache, and
+    /// nothing is marked two moves deep in one pass.
+    fn prepass(&self, old: &CellSet, new: &mut CellSet) -> u64 {
+        let orbits: Vec<&[u16]> = self.space.orbits().collect();
+        let filled: Vec<(u16, u64)> = orbits
+            .into_par_iter()
+            .map_init(
+                || vec![0u16; PERMUTATIONS],
+                |words, orbit| {
+                    let mut filled = Vec::new();
+                    for &corners in orbit {
+                        if let Some(count) = self.gather(old, new, usize::from(corners), words) {
+                            filled.push((corners, count));
+                        }
+                    }
+                    filled
+                },
+            )
+            .flatten()
+            .collect();
+        for occupied in &new.occupied {
+            occupied.store(false, Relaxed);
+        }
+        for &(corners, count) in &filled {
+            new.occupied[usize::from(corners)].store(count > 0, Relaxed);
+        }
+        filled.iter().map(|&(_, count)| count).sum()
+    }
+
+    /// Fills block `corners` of `new` from its eleven sources in `old` (itself and its images
+    /// under H's ten moves), through `words`; returns its count, or `None` if every source is
+    /// empty (the block is then left as it is).
+    #[inline]
+    fn gather(
+        &self,
+        old: &CellSet,
+        new: &CellSet,
+        corners: usize,
+        words: &mut [u16],
+    ) -> Option<u64> {
+        let space = &self.space;
+        words.fill(0);
+        let mut any = false;
+        if old.is_occupied(corners) {
+            any = true;
+            for (word, cell) in words.iter_mut().zip(old.block(corners)) {
+                *word = cell.load(Relaxed);
+            }
+        }
+        for turn in 0..MOVES {
+            let source_corners = space.corners_before(turn, corners);
+            if !old.is_occupied(source_corners) {
+                continue;
+            }
+            any = true;
+            let source = old.block(source_corners);
+            let edges = space.edges_before(turn);
+            if space.keeps_slice(turn) {
+                for (word, &from) in words.iter_mut().zip(edges) {
+                    *word |= source[usize::from(from)].load(Relaxed);
+                }
+            } else {
+                let corner_parity = space.parity(source_corners);
+                for (word, &from) in words.iter_mut().zip(edges) {
+                    let bits = source[usize::from(from)].load(Relaxed);
+                    if bits != 0 {
+                        let parity = corner_parity ^ space.parity(usize::from(from));
+                        *word |= space.remap(turn, parity, bits);
+                    }
+                }
+            }
+        }
+        if !any {
+            return None;
+        }
+        let mut count = 0u64;
+        for (cell, &word) in new.block(corners).iter().zip(words.iter()) {
+            cell.store(word, Relaxed);
+            count += u64::from(word.count_ones());
+        }
+        Some(count)
+    }
+
+    /// Marks in `set` the element reached by every canonical sequence of exactly `depth` moves
+    /// that brings `representative` into H and ends with a move outside H (at depth 0, the
+    /// representative itself if it lies in H). Returns the sequences found and the elements
+    /// newly marked.
+    fn mark_sequences(
+        &self,
+        representative: &Cube3,
+        start: Phase1Coord,
+        depth: u32,
+        set: &CellSet,
+        stop: &AtomicBool,
+    ) -> (u64, u64) {
+        let distance = self.into_h.distance(start);
+        if depth == 0 {
+            if !in_subgroup(representative) {
+                return (0, 0);
+            }
+            let mut marks = Marks::new(set);
+            marks.push(self.space.place(representative));
+            return (1, marks.finish());
+        }
+        if u32::from(distance) > depth {
+            return (0, 0);
+        }
+        let depth = depth as u8;
+        // The work is split at the sequences' first two moves.
+        let root = Node {
+            coord: start,
+            cube: *representative,
+            history: Canonical::ROOT,
+        };
+        let mut firsts = Vec::new();
+        self.children(&root, depth, |child, _| firsts.push(child));
+        let marked = AtomicU64::new(0);
+        let sequences: u64 = firsts
+            .par_iter()
+            .map(|first| {
+                if stop.load(Relaxed) {
+                    return 0;
+                }
+                let mut marks = Marks::new(set);
+                let mut walk = Walk {
+                    solver: self,
+                    marks: &mut marks,
+                    sequences: 0,
+                };
+                walk.search(first, depth - 1);
+                let sequences = walk.sequences;
+                marked.fetch_add(marks.finish(), Relaxed);
+                sequences
+            })
+            .sum();
+        (sequences, marked.into_inner())
+    }
+
+    /// Calls `f` with each child of `node` (with `togo` moves left before it) that can still
+    /// end in H after exactly `togo - 1` further moves, the last of them outside H, and whose
+    /// subtree holds a sequence the prepass does not already cover. The children's distances
+    /// are all asked for before any is read.
+    #[inline]
+    fn children(&self, node: &Node, togo: u8, mut f: impl FnMut(Node, usize)) {
+        let mut allowed = self.canonical.allowed(node.history);
+        if togo == 1 {
+            allowed &= !self.h_moves;
+        }
+        let left = togo - 1;
+        let mut candidates = [(0u8, Phase1Coord::default(), 0u64); Move::COUNT];
+        let mut count = 0;
+        while allowed != 0 {
+            let turn = allowed.trailing_zeros() as usize;
+            allowed &= allowed - 1;
+            let coord = self.phase1.apply_coord(node.coord, turn);
+            if self.part_bound(coord) > left {
+                continue;
+            }
+            let entry = if left > NEAR {
+                self.into_h.entry(coord)
+            } else {
+                0
+            };
+            candidates[count] = (turn as u8, coord, entry);
+            count += 1;
+        }
+        for &(turn, coord, entry) in &candidates[..count] {
+            let distance = if left <= NEAR {
+                match self.near.get(&coord.index()) {
+                    Some(&d) => d,
+                    None => continue,
+                }
+            } else {
+                self.into_h.distance_at(entry)
+            };
+            // In H with one to four moves left: whatever follows and ends in H is an element
+            // of H within four moves, and those are all within as many of H's own moves (the
+            // published counts of H agree to depth 4), so the prepass has it already.
+            if distance > left || distance == 0 && (1..=4).contains(&left) {
+                continue;
+            }
+            let turn = usize::from(turn);
+            let child = Node {
+                coord,
+                cube: node.cube.apply(self.phase1.moves()[turn]),
+                history: Canonical::after(node.history, turn),
+            };
+            f(child, turn);
+        }
+    }
+
+    /// The largest of the parts' distances into H: a lower bound on the coordinate's.
+    #[inline(always)]
+    fn part_bound(&self, c: Phase1Coord) -> u8 {
+        let [slice, flip, twist] = &self.part_distances;
+        slice[Phase1Part::value(Part::Slice, c)]
+            .max(flip[Phase1Part::value(Part::Flip, c)])
+            .max(twist[Phase1Part::value(Part::Twist, c)])
+    }
+
+    /// Up to [`LISTED_UNSOLVED`] positions of the coset whose elements `set` lacks.
+    fn unmarked(&self, set: &CellSet, representative: &Cube3) -> Vec<Cube3> {
+        let mut positions = Vec::new();
+        for (cell, word) in set.cells().iter().enumerate() {
+            let word = word.load(Relaxed);
+            if word == 0xfff {
+                continue;
+            }
+            for bit in 0..12u8 {
+                if word >> bit & 1 == 0 {
+                    let element = self.space.element(Place {
+                        cell: cell as u32,
+                        bit,
+                    });
+                    // The element e = r·s names the position e⁻¹·r.
+                    positions.push(element.inverse().then(representative));
+                    if positions.len() == LISTED_UNSOLVED {
+                        return positions;
+                    }
+                }
+            }
+        }
+        positions
+    }
+}
+
+/// A phase-1 node: its coordinate, the position itself (to name the
+/// element of H a sequence reaches) and its canonical history.
+#[derive(Clone, Copy)]
+struct Node {
+    coord: Phase1Coord,
+    cube: Cube3,
+    history: usize,
+}
+
+/// Marks waiting for their cells' cache lines: a mark is made a few marks after its line was
+/// asked for, so the misses of a run of marks overlap.
+struct Marks<'a> {
+    set: &'a CellSet,
+    cells: &'a [AtomicU16],
+    pending: [Place; Marks::AHEAD],
+    next: usize,
+    filled: usize,
+    newly: u64,
+}
+
+impl<'a> Marks<'a> {
+    const AHEAD: usize = 16;
+
+    fn new(set: &'a CellSet) -> Marks<'a> {
+        Marks {
+            set,
+            cells: set.cells(),
+            pending: [Place { cell: 0, bit: 0 }; Marks::AHEAD],
+            next: 0,
+            filled: 0,
+            newly: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, place: Place) {
+        crate::space::prefetch(self.cells, place.cell as usize);
+        if self.filled == Marks::AHEAD {
+            let oldest = self.pending[self.next];
+            self.mark(oldest);
+        } else {
+            self.filled += 1;
+        }
+        self.pending[self.next] = place;
+        self.next = (self.next + 1) % Marks::AHEAD;
+    }
+
+    #[inline]
+    fn mark(&mut self, place: Place) {
+        let before = self.cells[place.cell as usize].fetch_or(place.mask(), Relaxed);
+        if before & place.mask() == 0 {
+            self.newly += 1;
+            let occupied = &self.set.occupied[place.cell as usize / PERMUTATIONS];
+            if !occupied.load(Relaxed) {
+                occupied.store(true, Relaxed);
+            }
+        }
+    }
+
+    /// Makes the marks still waiting; returns how many elements were new.
+    fn finish(mut self) -> u64 {
+        for i in 0..self.filled {
+            let place = self.pending[(self.next + Marks::AHEAD - self.filled + i) % Marks::AHEAD];
+            self.mark(place);
+        }
+        self.newly
+    }
+}
+
+/// One thread's depth-first walk of phase 1 below a node.
+struct Walk<'s, 'm, 'c> {
+    solver: &'s CosetSolver,
+    marks: &'m mut Marks<'c>,
+    sequences: u64,
+}
+
+impl Walk<'_, '_, '_> {
+    /// Walks `node`, with exactly `togo` moves left.
+    fn search(&mut self, node: &Node, togo: u8) {
+        if togo == 0 {
+            self.sequences += 1;
+            self.marks.push(self.solver.space.place(&node.cube));
+            return;
+        }
+        let solver = self.solver;
+        solver.children(node, togo, |child, _| self.search(&child, togo - 1));
+    }
+}

@@ -1,0 +1,331 @@
+//! Kociemba's subgroup H = <U, D, R2, L2, F2, B2> as the cells of a bit set: the layout a coset
+//! search marks its elements in (see [`crate::search::coset`]).
+//!
+//! An element of H is a permutation of the corners (8! = 40,320), of the eight U- and D-layer
+//! edges among their slots (40,320) and of the four E-slice edges among theirs (4! = 24), with
+//! the parity of the slice edges' order fixed by the other two (corners and all edges have one
+//! parity): 40,320 x 40,320 x 12 = 19,508,428,800 elements.
+//!
+//! ```text
+//! cell = corner permutation x 40,320 + layer-edge permutation   (1,625,702,400 cells, u16 each)
+//! bit  = the slice order's place among the 12 orders of its parity (bits 0..12 of the cell)
+//! ```
+//!
+//! A cell is a 16-bit word so that a move of H acts on whole words: the six turns of U and D
+//! leave the slice edges in place, so the word moves unchanged to its new cell; each of R2,
+//! L2, F2 and B2 swaps two slice edges, so the word's twelve bits are permuted by one lookup in
+//! a 4,096-entry table. Packing the cells' 12 bits without the 4 spare ones (as Rokicki's
+//! hcoset does, 2.44 GB a set) would save a quarter of the memory at the cost of unaligned
+//! three-byte groups; at 3.25 GB a set, two sets fit the 8 GB the search is allowed.
+
+use crate::coord::unrank_arrangement;
+use crate::model::cube::{Cube3, Move};
+use crate::space::twophase::{corner_permutation, layer_edges, phase2_moves, slice_order};
+
+/// Corner permutations; also the layer-edge permutations.
+pub const PERMUTATIONS: usize = 40_320;
+/// Cells of a set: one per corner and layer-edge permutation.
+pub const CELLS: usize = PERMUTATIONS * PERMUTATIONS;
+/// Slice orders of one parity: the bits of a cell.
+pub const BITS_PER_CELL: u32 = 12;
+/// The elements of H.
+pub const ELEMENTS: u64 = CELLS as u64 * BITS_PER_CELL as u64;
+/// H's ten moves (U U2 U' R2 F2 D D2 D' L2 B2, as [`phase2_moves`]).
+pub const MOVES: usize = 10;
+
+/// Where an element of H lives in a set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    pub cell: u32,
+    pub bit: u8,
+}
+
+impl Place {
+    /// The element as a mask of its cell's word.
+    pub fn mask(self) -> u16 {
+        1 << self.bit
+    }
+}
+
+/// The parity of a permutation of `n` items ranked `rank` (lexicographic, as
+/// [`rank_arrangement`]).
+fn parity_of_rank(rank: usize, n: usize) -> u8 {
+    let mut items = [0u8; 8];
+    unrank_arrangement(rank as u64, n as u32, &mut items[..n]);
+    let inversions = (0..n)
+        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+        .filter(|&(i, j)| items[i] > items[j])
+        .count();
+    (inversions % 2) as u8
+}
+
+/// What H's moves do to cells and bits, and where an element of H lives.
+pub struct CosetSpace {
+    /// Per move and corner permutation: the corner permutation after the move's inverse
+    /// (`[turn * PERMUTATIONS + c]`), what a gather over a move's sources reads.
+    corners_back: Vec<u16>,
+    /// The same for the layer edges.
+    edges_back: Vec<u16>,
+    /// Per permutation rank: its parity (corners and layer edges alike).
+    parity: Vec<u8>,
+    /// Per slice order (0..24): its parity and its bit among the orders of that parity.
+    slice_bit: [(u8, u8); 24],
+    /// Per move, whether it keeps the slice edges in place (the turns of U and D).
+    keeps_slice: [bool; MOVES],
+    /// The corner permutations, those one orbit under the turns of U and D apart (16 each)
+    /// next to each other: see [`CosetSpace::orbits`].
+    orbits: Vec<u16>,
+    /// Per move and the source's slice parity: the 12 bits of a source word moved to the
+    /// destination's bits, by the word's value (`[(turn * 2 + parity) * 4096 + word]`).
+    remap: Vec<u16>,
+}
+
+impl Default for CosetSpace {
+    fn default() -> Self {
+        CosetSpace::new()
+    }
+}
+
+impl CosetSpace {
+    pub fn new() -> CosetSpace {
+        let moves = phase2_moves();
+        let parity: Vec<u8> = (0..PERMUTATIONS).map(|r| parity_of_rank(r, 8)).collect();
+        let mut slice_bit = [(0u8, 0u8); 24];
+        let mut of_parity = [0u8; 2];
+        for (order, entry) in slice_bit.iter_mut().enumerate() {
+            let p = parity_of_rank(order, 4);
+            *entry = (p, of_parity[usize::from(p)]);
+            of_parity[usize::from(p)] += 1;
+        }
+        let back = |value_of: fn(&Cube3) -> u32, cube_of: fn(u32) -> Cube3| {
+            let mut table = vec![0u16; MOVES * PERMUTATIONS];
+            for (turn, m) in moves.iter().enumerate() {
+                for value in 0..PERMUTATIONS {
+                    let moved = cube_of(value as u32).apply(m.inverse());
+                    table[turn * PERMUTATIONS + value] = value_of(&moved) as u16;
+                }
+            }
+            table
+        };
+        let corners_back = back(corner_permutation, cube_with_corners);
+        let edges_back = back(layer_edges, cube_with_layer_edges);
+        let keeps_slice = std::array::from_fn(|turn| {
+            (0..24).all(|order| slice_order(&cube_with_slice(order).apply(moves[turn])) == order)
+        });
+        let mut remap = vec![0u16; MOVES * 2 * 4096];
+        for (turn, m) in moves.iter().enumerate() {
+            for parity in 0..2u8 {
+                // The image of each single bit, then of every word as the union of its bits'.
+                let mut single = [0u16; 12];
+                for order in 0..24u32 {
+                    let (p, bit) = slice_bit[order as usize];
+                    if p == parity {
+                        let after = slice_order(&cube_with_slice(order).apply(*m));
+                        single[usize::from(bit)] = 1 << slice_bit[after as usize].1;
+                    }
+                }
+                let table = &mut remap[(turn * 2 + usize::from(parity)) * 4096..][..4096];
+                for (word, image) in table.iter_mut().enumerate() {
+                    *image = (0..12)
+                        .filter(|b| word >> b & 1 == 1)
+                        .fold(0, |acc, b| acc | single[b]);
+                }
+            }
+        }
+        let orbits = orbits(&corners_back, &keeps_slice);
+        CosetSpace {
+            orbits,
+            corners_back,
+            edges_back,
+            parity,
+            slice_bit,
+            keeps_slice,
+            remap,
+        }
+    }
+
+    /// Where `cube`, an element of H, lives.
+    #[inline]
+    pub fn place(&self, cube: &Cube3) -> Place {
+        let (c, u) = (corner_permutation(cube), layer_edges(cube));
+        let (_, bit) = self.slice_bit[slice_order(cube) as usize];
+        Place {
+            cell: c * PERMUTATIONS as u32 + u,
+            bit,
+        }
+    }
+
+    /// The element of H at `place` (its bit within range for the cell's parity).
+    pub fn element(&self, place: Place) -> Cube3 {
+        let (c, u) = (
+            place.cell / PERMUTATIONS as u32,
+            place.cell % PERMUTATIONS as u32,
+        );
+        let parity = self.parity[c as usize] ^ self.parity[u as usize];
+        let order = (0..24)
+            .find(|&o| self.slice_bit[o] == (parity, place.bit))
+            .unwrap_or(0);
+        let mut cube = cube_with_corners(c);
+        cube.edges = cube_with_layer_edges(u).edges;
+        cube.edges.perm[8..].copy_from_slice(&cube_with_slice(order as u32).edges.perm[8..]);
+        cube
+    }
+
+    /// The corner permutation that move `turn` takes to `corners`.
+    #[inline(always)]
+    pub fn corners_before(&self, turn: usize, corners: usize) -> usize {
+        usize::from(self.corners_back[turn * PERMUTATIONS + corners])
+    }
+
+    /// Per layer-edge permutation, the one that move `turn` takes to it.
+    #[inline(always)]
+    pub fn edges_before(&self, turn: usize) -> &[u16] {
+        &self.edges_back[turn * PERMUTATIONS..][..PERMUTATIONS]
+    }
+
+    /// The corner permutations in groups of 16, each group an orbit under the turns of U and
+    /// D. Six of a block's ten sources under H's moves lie in its own orbit, so a prepass that
+    /// fills an orbit's blocks one after another reads those sources from cache.
+    pub fn orbits(&self) -> impl Iterator<Item = &[u16]> {
+        self.orbits.chunks(16)
+    }
+
+    /// Whether move `turn` leaves every word's bits as they are.
+    #[inline(always)]
+    pub fn keeps_slice(&self, turn: usize) -> bool {
+        self.keeps_slice[turn]
+    }
+
+    /// The parity of a corner or layer-edge permutation rank.
+    #[inline(always)]
+    pub fn parity(&self, rank: usize) -> u8 {
+        self.parity[rank]
+    }
+
+    /// The bits of a source word of slice parity `parity` after move `turn`.
+    #[inline(always)]
+    pub fn remap(&self, turn: usize, parity: u8, word: u16) -> u16 {
+        self.remap[(turn * 2 + usize::from(parity)) * 4096 + usize::from(word & 0xfff)]
+    }
+
+    /// H's moves, in the order `turn` numbers refer to.
+    pub fn moves() -> Vec<Move> {
+        phase2_moves()
+    }
+}
+
+/// The corner permutations orbit by orbit under the moves that keep the slice (U and D),
+/// following the moves' inverse tables.
+fn orbits(corners_back: &[u16], keeps_slice: &[bool; MOVES]) -> Vec<u16> {
+    let mut seen = vec![false; PERMUTATIONS];
+    let mut order = Vec::with_capacity(PERMUTATIONS);
+    for start in 0..PERMUTATIONS {
+        if seen[start] {
+            continue;
+        }
+        seen[start] = true;
+        let first = order.len();
+        order.push(start as u16);
+        let mut next = first;
+        while next < order.len() {
+            let c = usize::from(order[next]);
+            next += 1;
+            for turn in (0..MOVES).filter(|&t| keeps_slice[t]) {
+                let d = usize::from(corners_back[turn * PERMUTATIONS + c]);
+                if !seen[d] {
+                    seen[d] = true;
+                    order.push(d as u16);
+                }
+            }
+        }
+        assert_eq!(order.len() - first, 16, "an orbit of <U, D> on the corners");
+    }
+    order
+}
+
+/// A solved cube but for the corner permutation of rank `rank`.
+fn cube_with_corners(rank: u32) -> Cube3 {
+    let mut cube = Cube3::SOLVED;
+    unrank_arrangement(u64::from(rank), 8, &mut cube.corners.perm);
+    cube
+}
+
+/// A solved cube but for the U- and D-layer edges, permuted as rank `rank`.
+fn cube_with_layer_edges(rank: u32) -> Cube3 {
+    let mut cube = Cube3::SOLVED;
+    unrank_arrangement(u64::from(rank), 8, &mut cube.edges.perm[..8]);
+    cube
+}
+
+/// A solved cube but for the E-slice edges, ordered as rank `rank`.
+fn cube_with_slice(rank: u32) -> Cube3 {
+    let mut cube = Cube3::SOLVED;
+    let mut order = [0u8; 4];
+    unrank_arrangement(u64::from(rank), 4, &mut order);
+    for (slot, piece) in cube.edges.perm[8..].iter_mut().zip(order) {
+        *slot = piece + 8;
+    }
+    cube
+}
+
+/// Whether `cube` lies in H: every piece oriented, the E-slice edges in the E slice.
+pub fn in_subgroup(cube: &Cube3) -> bool {
+    cube.corners.ori.iter().all(|&o| o == 0)
+        && cube.edges.ori.iter().all(|&o| o == 0)
+        && cube.edges.perm[8..].iter().all(|&p| p >= 8)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::notation::parse_moves;
+
+    fn element(moves: &str) -> Cube3 {
+        Cube3::from_moves(&parse_moves(moves).expect("moves"))
+    }
+
+    #[test]
+    fn places_and_elements_are_inverse() {
+        let space = CosetSpace::new();
+        for moves in [
+            "",
+            "U",
+            "R2 U D' F2",
+            "U R2 D2 B2 L2 U' F2 D R2",
+            "F2 U2 B2 D L2",
+        ] {
+            let cube = element(moves);
+            assert!(in_subgroup(&cube), "{moves}");
+            let place = space.place(&cube);
+            assert!(place.bit < 12);
+            assert_eq!(space.element(place), cube, "{moves}");
+        }
+    }
+
+    #[test]
+    fn moving_a_word_moves_each_element() {
+        let space = CosetSpace::new();
+        let moves = CosetSpace::moves();
+        for start in ["", "R2 U F2", "U' L2 D B2 R2 D2"] {
+            let cube = element(start);
+            let from = space.place(&cube);
+            for (turn, m) in moves.iter().enumerate() {
+                let to = space.place(&cube.apply(*m));
+                let (c, u) = (
+                    to.cell as usize / PERMUTATIONS,
+                    to.cell as usize % PERMUTATIONS,
+                );
+                let source_c = space.corners_before(turn, c);
+                let source_u = usize::from(space.edges_before(turn)[u]);
+                assert_eq!(source_c * PERMUTATIONS + source_u, from.cell as usize);
+                let parity = space.parity(source_c) ^ space.parity(source_u);
+                let word = if space.keeps_slice(turn) {
+                    from.mask()
+                } else {
+                    space.remap(turn, parity, from.mask())
+                };
+                assert_eq!(word, to.mask(), "{start} then {m:?}");
+            }
+        }
+    }
+}
