@@ -444,12 +444,20 @@ impl CosetSolver {
             cube: *representative,
             history: Canonical::ROOT,
         };
-        let mut firsts = Vec::new();
-        self.children(&root, depth, |child, _| firsts.push(child));
+        let mut starts = Vec::new();
+        self.children(&root, depth, |child, _| starts.push(child));
+        let mut togo = depth - 1;
+        if togo >= 2 {
+            let firsts = std::mem::take(&mut starts);
+            for first in &firsts {
+                self.children(first, togo, |child, _| starts.push(child));
+            }
+            togo -= 1;
+        }
         let marked = AtomicU64::new(0);
-        let sequences: u64 = firsts
+        let sequences: u64 = starts
             .par_iter()
-            .map(|first| {
+            .map(|start| {
                 if stop.load(Relaxed) {
                     return 0;
                 }
@@ -459,7 +467,7 @@ impl CosetSolver {
                     marks: &mut marks,
                     sequences: 0,
                 };
-                walk.search(first, depth - 1);
+                walk.search(start, togo);
                 let sequences = walk.sequences;
                 marked.fetch_add(marks.finish(), Relaxed);
                 sequences
