@@ -18,6 +18,9 @@
 //! the sequences whose last move is a quarter turn of R, L, F or B. On the identity coset at
 //! depth 12, Rokicki counts 16.0 billion phase-1 sequences, of which 329 million end that way.
 //!
+//! While the set is small (under six million elements), a prepass would cost more than it
+//! spares, and phase 1 looks for every sequence of the depth instead.
+//!
 //! Beyond the depth phase 1 searches to (`search_depth`), the prepass alone goes on: each
 //! element marked then is still within that many moves, so a set that fills proves a bound on
 //! the whole coset (the run God's number needed: phase 1 to 16, prepass to 20), though the
@@ -159,6 +162,20 @@ pub struct CosetSolver {
 
 const PARTS: [Part; 3] = [Part::Slice, Part::Flip, Part::Twist];
 
+/// Elements in the set above which a depth starts with the prepass rather than a phase-1
+/// search of every sequence (Rokicki's choice; a random coset passes it at depth 15).
+const PREPASS_FROM: u64 = 6_000_000;
+
+/// Which sequences phase 1 looks for at a depth.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Ending {
+    /// Every sequence into H: no prepass ran at this depth.
+    Any,
+    /// Those whose last move is not one of H's, and that do not pass through H within four
+    /// moves of their end: the prepass found the rest.
+    OutsideH,
+}
+
 /// How far from H [`CosetSolver::near`] reaches: 7,803 coordinates.
 const NEAR: u8 = 4;
 
@@ -277,16 +294,25 @@ impl CosetSolver {
             let began = Instant::now();
             let previous = total;
             let prepass_began = Instant::now();
-            if depth > 0 {
-                // `new` still holds the set of two depths ago, within the one just made: the
-                // prepass rewrites every block that either has anything in.
+            let searched = depth <= limits.search_depth;
+            // While the set is small, phase 1 finds every sequence of this depth faster than
+            // a prepass moves the whole set (whose cost is that of every block with anything
+            // in it); Rokicki's threshold.
+            let prepass = depth > 0 && (total > PREPASS_FROM || !searched);
+            if prepass {
+                // `new` holds an earlier set, within the one just made: the prepass rewrites
+                // every block that either has anything in.
                 std::mem::swap(&mut old, &mut new);
                 total = self.prepass(&old, &mut new);
             }
             let prepass_seconds = prepass_began.elapsed().as_secs_f64();
-            let searched = depth <= limits.search_depth;
             let (sequences, marked) = if searched {
-                self.mark_sequences(representative, start, depth, &new, progress.stop)
+                let ending = if prepass {
+                    Ending::OutsideH
+                } else {
+                    Ending::Any
+                };
+                self.mark_sequences(representative, start, depth, ending, &new, progress.stop)
             } else {
                 (0, 0)
             };
@@ -422,6 +448,7 @@ impl CosetSolver {
         representative: &Cube3,
         start: Phase1Coord,
         depth: u32,
+        ending: Ending,
         set: &CellSet,
         stop: &AtomicBool,
     ) -> (u64, u64) {
@@ -445,12 +472,12 @@ impl CosetSolver {
             history: Canonical::ROOT,
         };
         let mut starts = Vec::new();
-        self.children(&root, depth, |child, _| starts.push(child));
+        self.children(&root, depth, ending, |child, _| starts.push(child));
         let mut togo = depth - 1;
         if togo >= 2 {
             let firsts = std::mem::take(&mut starts);
             for first in &firsts {
-                self.children(first, togo, |child, _| starts.push(child));
+                self.children(first, togo, ending, |child, _| starts.push(child));
             }
             togo -= 1;
         }
@@ -465,6 +492,7 @@ impl CosetSolver {
                 let mut walk = Walk {
                     solver: self,
                     marks: &mut marks,
+                    ending,
                     sequences: 0,
                 };
                 walk.search(start, togo);
@@ -481,9 +509,10 @@ impl CosetSolver {
     /// subtree holds a sequence the prepass does not already cover. The children's distances
     /// are all asked for before any is read.
     #[inline]
-    fn children(&self, node: &Node, togo: u8, mut f: impl FnMut(Node, usize)) {
+    fn children(&self, node: &Node, togo: u8, ending: Ending, mut f: impl FnMut(Node, usize)) {
         let mut allowed = self.canonical.allowed(node.history);
-        if togo == 1 {
+        let outside_h = ending == Ending::OutsideH;
+        if togo == 1 && outside_h {
             allowed &= !self.h_moves;
         }
         let left = togo - 1;
@@ -516,7 +545,7 @@ impl CosetSolver {
             // In H with one to four moves left: whatever follows and ends in H is an element
             // of H within four moves, and those are all within as many of H's own moves (the
             // published counts of H agree to depth 4), so the prepass has it already.
-            if distance > left || distance == 0 && (1..=4).contains(&left) {
+            if distance > left || outside_h && distance == 0 && (1..=4).contains(&left) {
                 continue;
             }
             let turn = usize::from(turn);
@@ -637,6 +666,7 @@ impl<'a> Marks<'a> {
 struct Walk<'s, 'm, 'c> {
     solver: &'s CosetSolver,
     marks: &'m mut Marks<'c>,
+    ending: Ending,
     sequences: u64,
 }
 
@@ -649,6 +679,8 @@ impl Walk<'_, '_, '_> {
             return;
         }
         let solver = self.solver;
-        solver.children(node, togo, |child, _| self.search(&child, togo - 1));
+        solver.children(node, togo, self.ending, |child, _| {
+            self.search(&child, togo - 1)
+        });
     }
 }
