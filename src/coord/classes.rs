@@ -79,6 +79,14 @@ impl SymClasses {
         self.class[value as usize]
     }
 
+    /// Asks for what [`SymClasses::class_of`] and [`SymClasses::to_representative`] read for
+    /// `value`, so that a search can overlap the misses of several values.
+    #[inline]
+    pub fn prefetch(&self, value: u32) {
+        crate::support::prefetch(&self.class, value as usize);
+        crate::support::prefetch(&self.to_rep, value as usize);
+    }
+
     /// The index, in the list of symmetries the classes were made with, of a symmetry that
     /// takes `value` to its class's representative.
     #[inline]

@@ -525,13 +525,18 @@ impl CosetSolver {
             if self.part_bound(coord) > left {
                 continue;
             }
-            let entry = if left > NEAR {
-                self.into_h.entry(coord)
-            } else {
-                0
-            };
-            candidates[count] = (turn as u8, coord, entry);
+            if left > NEAR {
+                self.into_h.prefetch_class(coord);
+            }
+            candidates[count] = (turn as u8, coord, 0);
             count += 1;
+        }
+        // Three steps, each for every candidate before the next, so that the misses of the
+        // class table and then of the distance table overlap.
+        if left > NEAR {
+            for (_, coord, entry) in &mut candidates[..count] {
+                *entry = self.into_h.entry(*coord);
+            }
         }
         for &(turn, coord, entry) in &candidates[..count] {
             let distance = if left <= NEAR {

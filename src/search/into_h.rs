@@ -42,6 +42,13 @@ impl DistanceIntoH {
         self.distance_at(self.entry(c))
     }
 
+    /// Asks for what [`DistanceIntoH::entry`] reads first: the class of the coordinate's
+    /// flip-and-slice part (a 4 MB table).
+    #[inline(always)]
+    pub fn prefetch_class(&self, c: Phase1Coord) {
+        self.index.prefetch(flip_slice(c));
+    }
+
     /// The table entry of a phase-1 coordinate, its byte asked for: a search that reads several
     /// entries at once finds them all first, so that their misses overlap.
     #[inline(always)]

@@ -238,6 +238,12 @@ impl SymProduct {
         u32::from(self.conjugates[second as usize * SYMS + usize::from(sym)])
     }
 
+    /// Asks for what [`SymProduct::index`] reads first for `first`: its class and symmetry.
+    #[inline]
+    pub fn prefetch(&self, first: u32) {
+        self.classes.prefetch(first);
+    }
+
     /// The entry of the position whose coordinates are `first` and `second`.
     #[inline]
     pub fn index(&self, first: u32, second: u32) -> u64 {
