@@ -155,3 +155,15 @@ pub fn value_named<T: clap::ValueEnum>(what: &str, name: &str) -> Result<T, Stri
         format!("'{name}' is not a {what}: use one of {}", known.join(", "))
     })
 }
+
+pub const MAX_THREADS: usize = 1024;
+
+/// A --threads: 1 to [`MAX_THREADS`].
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "'{text}' is not a thread count from 1 to {MAX_THREADS}"
+        )),
+    }
+}

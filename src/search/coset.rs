@@ -99,6 +99,10 @@ pub struct CosetResult {
     pub watched: Vec<Option<u32>>,
 }
 
+/// The phase-1 depth a bound run searches to by default: Rokicki's choice for the run that
+/// proved God's number (deeper phase-1 searches cost more than the prepass they spare).
+pub const DEFAULT_SEARCH_DEPTH: u32 = 16;
+
 /// How many unreached positions a run lists (as positions, for `solve`).
 pub const LISTED_UNSOLVED: usize = 1_000;
 

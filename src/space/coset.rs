@@ -18,9 +18,11 @@
 //! hcoset does, 2.44 GB a set) would save a quarter of the memory at the cost of unaligned
 //! three-byte groups; at 3.25 GB a set, two sets fit the 8 GB the search is allowed.
 
-use crate::coord::unrank_arrangement;
 use crate::model::cube::{Cube3, Move};
-use crate::space::twophase::{corner_permutation, layer_edges, phase2_moves, slice_order};
+use crate::space::twophase::{
+    corner_permutation, layer_edges, phase2_moves, slice_order, with_corner_permutation,
+    with_layer_edges, with_slice_order,
+};
 
 /// Corner permutations; also the layer-edge permutations.
 pub const PERMUTATIONS: usize = 40_320;
@@ -45,18 +47,6 @@ impl Place {
     pub fn mask(self) -> u16 {
         1 << self.bit
     }
-}
-
-/// The parity of a permutation of `n` items ranked `rank` (lexicographic, as
-/// [`rank_arrangement`]).
-fn parity_of_rank(rank: usize, n: usize) -> u8 {
-    let mut items = [0u8; 8];
-    unrank_arrangement(rank as u64, n as u32, &mut items[..n]);
-    let inversions = (0..n)
-        .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-        .filter(|&(i, j)| items[i] > items[j])
-        .count();
-    (inversions % 2) as u8
 }
 
 /// What H's moves do to cells and bits, and where an element of H lives.
@@ -89,11 +79,14 @@ impl Default for CosetSpace {
 impl CosetSpace {
     pub fn new() -> CosetSpace {
         let moves = phase2_moves();
-        let parity: Vec<u8> = (0..PERMUTATIONS).map(|r| parity_of_rank(r, 8)).collect();
+        // Corner and layer-edge ranks share one numbering, so one parity table serves both.
+        let parity: Vec<u8> = (0..PERMUTATIONS as u32)
+            .map(|r| u8::from(with_corner_permutation(r).corners.is_odd()))
+            .collect();
         let mut slice_bit = [(0u8, 0u8); 24];
         let mut of_parity = [0u8; 2];
         for (order, entry) in slice_bit.iter_mut().enumerate() {
-            let p = parity_of_rank(order, 4);
+            let p = u8::from(with_slice_order(order as u32).edges.is_odd());
             *entry = (p, of_parity[usize::from(p)]);
             of_parity[usize::from(p)] += 1;
         }
@@ -107,10 +100,10 @@ impl CosetSpace {
             }
             table
         };
-        let corners_back = back(corner_permutation, cube_with_corners);
-        let edges_back = back(layer_edges, cube_with_layer_edges);
+        let corners_back = back(corner_permutation, with_corner_permutation);
+        let edges_back = back(layer_edges, with_layer_edges);
         let keeps_slice = std::array::from_fn(|turn| {
-            (0..24).all(|order| slice_order(&cube_with_slice(order).apply(moves[turn])) == order)
+            (0..24).all(|order| slice_order(&with_slice_order(order).apply(moves[turn])) == order)
         });
         let mut remap = vec![0u16; MOVES * 2 * 4096];
         for (turn, m) in moves.iter().enumerate() {
@@ -120,7 +113,7 @@ impl CosetSpace {
                 for order in 0..24u32 {
                     let (p, bit) = slice_bit[order as usize];
                     if p == parity {
-                        let after = slice_order(&cube_with_slice(order).apply(*m));
+                        let after = slice_order(&with_slice_order(order).apply(*m));
                         single[usize::from(bit)] = 1 << slice_bit[after as usize].1;
                     }
                 }
@@ -165,9 +158,9 @@ impl CosetSpace {
         let order = (0..24)
             .find(|&o| self.slice_bit[o] == (parity, place.bit))
             .unwrap_or(0);
-        let mut cube = cube_with_corners(c);
-        cube.edges = cube_with_layer_edges(u).edges;
-        cube.edges.perm[8..].copy_from_slice(&cube_with_slice(order as u32).edges.perm[8..]);
+        let mut cube = with_corner_permutation(c);
+        cube.edges = with_layer_edges(u).edges;
+        cube.edges.perm[8..].copy_from_slice(&with_slice_order(order as u32).edges.perm[8..]);
         cube
     }
 
@@ -241,31 +234,6 @@ fn orbits(corners_back: &[u16], keeps_slice: &[bool; MOVES]) -> Vec<u16> {
         assert_eq!(order.len() - first, 16, "an orbit of <U, D> on the corners");
     }
     order
-}
-
-/// A solved cube but for the corner permutation of rank `rank`.
-fn cube_with_corners(rank: u32) -> Cube3 {
-    let mut cube = Cube3::SOLVED;
-    unrank_arrangement(u64::from(rank), 8, &mut cube.corners.perm);
-    cube
-}
-
-/// A solved cube but for the U- and D-layer edges, permuted as rank `rank`.
-fn cube_with_layer_edges(rank: u32) -> Cube3 {
-    let mut cube = Cube3::SOLVED;
-    unrank_arrangement(u64::from(rank), 8, &mut cube.edges.perm[..8]);
-    cube
-}
-
-/// A solved cube but for the E-slice edges, ordered as rank `rank`.
-fn cube_with_slice(rank: u32) -> Cube3 {
-    let mut cube = Cube3::SOLVED;
-    let mut order = [0u8; 4];
-    unrank_arrangement(u64::from(rank), 4, &mut order);
-    for (slot, piece) in cube.edges.perm[8..].iter_mut().zip(order) {
-        *slot = piece + 8;
-    }
-    cube
 }
 
 /// Whether `cube` lies in H: every piece oriented, the E-slice edges in the E slice.

@@ -79,7 +79,7 @@ pub fn slice_order(cube: &Cube3) -> u32 {
 }
 
 /// A solved cube but for the corner permutation of rank `rank`.
-fn with_corner_permutation(rank: u32) -> Cube3 {
+pub(crate) fn with_corner_permutation(rank: u32) -> Cube3 {
     let mut corners = Corners::SOLVED;
     unrank_arrangement(u64::from(rank), 8, &mut corners.perm);
     Cube3 {
@@ -89,7 +89,7 @@ fn with_corner_permutation(rank: u32) -> Cube3 {
 }
 
 /// A solved cube but for the U- and D-layer edges, permuted as rank `rank`.
-fn with_layer_edges(rank: u32) -> Cube3 {
+pub(crate) fn with_layer_edges(rank: u32) -> Cube3 {
     let mut edges = Edges::SOLVED;
     unrank_arrangement(u64::from(rank), 8, &mut edges.perm[..8]);
     Cube3 {
@@ -99,7 +99,7 @@ fn with_layer_edges(rank: u32) -> Cube3 {
 }
 
 /// A solved cube but for the E-slice edges, ordered as rank `rank`.
-fn with_slice_order(rank: u32) -> Cube3 {
+pub(crate) fn with_slice_order(rank: u32) -> Cube3 {
     let mut order = [0u8; 4];
     unrank_arrangement(u64::from(rank), 4, &mut order);
     let mut edges = Edges::SOLVED;

@@ -13,10 +13,6 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// The phase-1 depth a bound run searches to by default: Rokicki's choice for the run that
-/// proved God's number (deeper phase-1 searches cost more than the prepass they spare).
-pub const DEFAULT_SEARCH_DEPTH: u32 = 16;
-
 /// What to compute for one coset.
 #[derive(Clone, Debug)]
 pub struct CosetArgs {

@@ -89,12 +89,12 @@ enum Command {
         max_depth: u32,
         /// With --bound, the last depth phase 1 searches (deeper costs more, and leaves fewer
         /// positions to the prepass).
-        #[arg(long, default_value_t = crate::frontend::commands::coset::DEFAULT_SEARCH_DEPTH,
+        #[arg(long, default_value_t = crate::search::coset::DEFAULT_SEARCH_DEPTH,
               value_name = "D", conflicts_with = "exact",
               value_parser = clap::value_parser!(u32).range(0..=30))]
         search_depth: u32,
         /// Threads; default: the cores.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = crate::frontend::cli::parse_threads)]
         threads: Option<usize>,
         /// Directory holding the tables (as for solve).
         #[arg(long, default_value_os_t = crate::table::default_data_dir())]
@@ -174,7 +174,14 @@ pub fn run(args: Args) -> ExitCode {
                 json,
                 csv,
             };
-            with_threads(threads, || run_coset(&data_dir, &args, !exact))
+            let pool = match threads {
+                Some(n) => rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build_global()
+                    .map_err(|e| format!("cannot start {n} threads: {e}")),
+                None => Ok(()),
+            };
+            pool.and_then(|()| run_coset(&data_dir, &args, !exact))
         }
         Some(Command::Serve {
             port,
@@ -213,21 +220,6 @@ pub fn run(args: Args) -> ExitCode {
         }),
     };
     crate::frontend::cli::exit_status("cubelab", result)
-}
-
-/// Runs `job` on a pool of `threads` threads (the global pool when `None`).
-fn with_threads(
-    threads: Option<usize>,
-    job: impl FnOnce() -> Result<bool, String> + Send,
-) -> Result<bool, String> {
-    match threads {
-        None => job(),
-        Some(n) => rayon::ThreadPoolBuilder::new()
-            .num_threads(n.max(1))
-            .build()
-            .map_err(|e| format!("cannot start {n} threads: {e}"))?
-            .install(job),
-    }
 }
 
 fn seconds(option: &str, value: f64) -> Result<Duration, String> {

@@ -108,7 +108,7 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
     /// 3x3: search threads (1 to 1024); default all cores.
-    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    #[arg(long, value_name = "N", value_parser = crate::frontend::cli::parse_threads)]
     threads: Option<usize>,
     /// 3x3: the table the heuristic reads: a ud-* coset table (read along three axes, for
     /// the position and its inverse; see gen-tables --list for sizes), an h48-* table (cosets
@@ -188,18 +188,6 @@ fn parse_shard(text: &str) -> Result<Shard, String> {
 
 /// The most search threads: more only adds switching, and a typo such as 100000 would spend
 /// minutes starting threads.
-const MAX_THREADS: usize = 1024;
-
-/// A --threads: 1 to [`MAX_THREADS`].
-fn parse_threads(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if (1..=MAX_THREADS).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "'{text}' is not a thread count from 1 to {MAX_THREADS}"
-        )),
-    }
-}
-
 /// When to paint nets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 enum When {
