@@ -27,13 +27,14 @@
 //! depths at which its last elements arrive are no longer exact distances.
 
 use super::canonical::Canonical;
-use super::into_h::DistanceIntoH;
-use crate::bfs::{NearStates, breadth_first_near};
+use super::into_h::{DistanceIntoH, Turns, TurnsEntry, TurnsIntoH};
+use crate::bfs::{MixHasher, breadth_first_near};
 use crate::model::cube::{Cube3, Metric, Move};
-use crate::space::StateSpace;
 use crate::space::coset::{CELLS, CosetSpace, ELEMENTS, MOVES, PERMUTATIONS, Place, in_subgroup};
-use crate::space::phase1::{Part, Phase1Coord, Phase1Part, Phase1Space};
+use crate::space::phase1::{Phase1Coord, Phase1Space};
 use rayon::prelude::*;
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -64,6 +65,29 @@ pub struct CosetLimits {
     /// The last depth phase 1 searches; beyond it the prepass alone extends the set, and the
     /// counts are no longer exact distances (see the module's documentation).
     pub search_depth: u32,
+    /// Elements in the set above which a depth starts with the prepass ([`PREPASS_FROM`]; the
+    /// tests choose 0 and `u64::MAX` to check that both ways count alike).
+    pub prepass_from: u64,
+}
+
+impl CosetLimits {
+    /// Exact counts to `max_depth`.
+    pub fn exact(max_depth: u32) -> CosetLimits {
+        CosetLimits {
+            max_depth,
+            search_depth: max_depth,
+            prepass_from: PREPASS_FROM,
+        }
+    }
+
+    /// Every position proven within `bound`, phase 1 searching to `search_depth` at most.
+    pub fn bound(bound: u32, search_depth: u32) -> CosetLimits {
+        CosetLimits {
+            max_depth: bound,
+            search_depth: search_depth.min(bound),
+            prepass_from: PREPASS_FROM,
+        }
+    }
 }
 
 /// One depth of a run.
@@ -150,25 +174,17 @@ impl CellSet {
 pub struct CosetSolver {
     space: CosetSpace,
     phase1: Phase1Space,
-    into_h: DistanceIntoH,
+    turns: TurnsIntoH,
     canonical: Canonical,
-    /// H's moves among the 18 face turns, a bit each (by [`Move::index`]).
-    h_moves: u32,
-    /// The phase-1 coordinates within [`NEAR`] moves of H, with their distances: most of
-    /// phase 1's nodes are this close to the end, and a look-up here stays in cache where the
-    /// `phase1-sym` table's costs a miss or two.
-    near: NearStates,
-    /// Per part of the phase-1 coordinate (slice, flip, twist), each value's distance into
-    /// H's: their largest bounds a node's distance from three reads of small tables, which
-    /// turn away most children before the map or the table is read.
-    part_distances: [Vec<u8>; 3],
+    /// The phase-1 coordinates within [`NEAR`] moves of H, with their distances and what each
+    /// move does to it: most of phase 1's nodes are this close to the end, and such a node
+    /// turns only the moves that can still arrive, where another reads every child's distance.
+    near: NearMap,
 }
-
-const PARTS: [Part; 3] = [Part::Slice, Part::Flip, Part::Twist];
 
 /// Elements in the set above which a depth starts with the prepass rather than a phase-1
 /// search of every sequence (Rokicki's choice; a random coset passes it at depth 15).
-const PREPASS_FROM: u64 = 6_000_000;
+pub const PREPASS_FROM: u64 = 6_000_000;
 
 /// Which sequences phase 1 looks for at a depth.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -180,8 +196,27 @@ enum Ending {
     OutsideH,
 }
 
-/// How far from H [`CosetSolver::near`] reaches: 7,803 coordinates.
-const NEAR: u8 = 4;
+/// How far from H [`CosetSolver::near`] reaches: 95,039 coordinates (7,803 within four).
+const NEAR: u8 = 5;
+
+/// A node with fewer moves left than this beside its own distance into H, and more moves left
+/// than that distance, is left to the prepass (after one ran): Rokicki's rule. A sequence's
+/// tail of `togo` moves from a node `nd` moves from H, with a route of `nd` moves into H,
+/// closes a loop shorter than this; such a loop in H is an element of H at most `togo - nd`
+/// of H's own moves long (checked move by move in this module's tests), so the element it
+/// reaches is one `togo - nd` of H's moves from one reached `togo - nd` moves earlier, which
+/// the set holds: the prepass made it so.
+const SMALL_LOOP: u8 = 5;
+
+/// [`Turns`] by coordinate index.
+type NearMap = HashMap<u64, Turns, BuildHasherDefault<MixHasher>>;
+
+/// Whether Rokicki's rule leaves a child `distance` moves from H with `left` moves after it to
+/// the prepass (see [`SMALL_LOOP`]).
+#[inline]
+fn left_to_prepass(ending: Ending, distance: u8, left: u8) -> bool {
+    ending == Ending::OutsideH && distance < left && distance + left < SMALL_LOOP
+}
 
 /// Available memory, from `/proc/meminfo` where there is one.
 fn available_memory() -> Option<u64> {
@@ -189,6 +224,23 @@ fn available_memory() -> Option<u64> {
     let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
     let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kib * 1024)
+}
+
+/// The phase-1 coordinates within [`NEAR`] moves of H with what each turn does to them; a
+/// child missing from the breadth-first search's map is one further, `NEAR + 1`.
+fn near_moves(phase1: &Phase1Space) -> NearMap {
+    let (distances, _) = breadth_first_near(phase1, NEAR, &indicatif::ProgressBar::hidden());
+    distances
+        .iter()
+        .map(|(&index, &distance)| {
+            let coord = Phase1Coord::from_index(index);
+            let turns = Turns::of(distance, |turn| {
+                let child = phase1.apply_coord(coord, turn).index();
+                distances.get(&child).copied().unwrap_or(NEAR + 1)
+            });
+            (index, turns)
+        })
+        .collect()
 }
 
 /// What a running search reports and obeys.
@@ -202,44 +254,32 @@ pub struct Progress<'a> {
 }
 
 impl CosetSolver {
-    pub fn new(into_h: DistanceIntoH) -> CosetSolver {
+    /// The solver over `into_h`'s table, whose turns it builds (see [`TurnsIntoH`]).
+    pub fn new(into_h: DistanceIntoH) -> Result<CosetSolver, CosetError> {
         let htm: Vec<Move> = Move::all().collect();
         let phase1 = Phase1Space::new(Metric::Htm);
-        let part_distances = PARTS.map(|part| {
-            let space = Phase1Part {
-                space: &phase1,
-                part,
-            };
-            let hidden = indicatif::ProgressBar::hidden();
-            let (distances, _) = breadth_first_near(&space, 20, &hidden);
-            let mut table = vec![u8::MAX; space.size() as usize];
-            for (&value, &distance) in &distances {
-                table[value as usize] = distance;
-            }
-            table
-        });
-        CosetSolver {
-            part_distances,
+        Ok(CosetSolver {
             space: CosetSpace::new(),
+            turns: TurnsIntoH::new(into_h, &phase1).map_err(CosetError::Allocation)?,
+            near: near_moves(&phase1),
             phase1,
-            into_h,
             canonical: Canonical::new(Metric::Htm, &htm),
-            h_moves: CosetSpace::moves()
-                .iter()
-                .fold(0, |mask, m| mask | 1 << m.index()),
-            near: breadth_first_near(
-                &Phase1Space::new(Metric::Htm),
-                NEAR,
-                &indicatif::ProgressBar::hidden(),
-            )
-            .0,
-        }
+        })
+    }
+
+    /// The phase-1 turns the search walks by.
+    pub fn turns(&self) -> &TurnsIntoH {
+        &self.turns
     }
 
     /// The distance of `representative` into H: the depth at which its coset's first position
     /// is reached.
     pub fn reach(&self, representative: &Cube3) -> u32 {
-        u32::from(self.into_h.distance(Phase1Coord::of(representative)))
+        u32::from(
+            self.turns
+                .distances()
+                .distance(Phase1Coord::of(representative)),
+        )
     }
 
     /// Checks that a run can start: memory for two sets, and a depth the coset reaches.
@@ -302,7 +342,7 @@ impl CosetSolver {
             // While the set is small, phase 1 finds every sequence of this depth faster than
             // a prepass moves the whole set (whose cost is that of every block with anything
             // in it); Rokicki's threshold.
-            let prepass = depth > 0 && (total > PREPASS_FROM || !searched);
+            let prepass = depth > 0 && (total > limits.prepass_from || !searched);
             if prepass {
                 // `new` holds an earlier set, within the one just made: the prepass rewrites
                 // every block that either has anything in.
@@ -456,7 +496,7 @@ impl CosetSolver {
         set: &CellSet,
         stop: &AtomicBool,
     ) -> (u64, u64) {
-        let distance = self.into_h.distance(start);
+        let distance = self.turns.distances().distance(start);
         if depth == 0 {
             if !in_subgroup(representative) {
                 return (0, 0);
@@ -474,14 +514,15 @@ impl CosetSolver {
             coord: start,
             cube: *representative,
             history: Canonical::ROOT,
+            turns: self.turns.turns(start),
         };
         let mut starts = Vec::new();
-        self.children(&root, depth, ending, |child, _| starts.push(child));
+        self.children(&root, depth, ending, |child| starts.push(child));
         let mut togo = depth - 1;
         if togo >= 2 {
             let firsts = std::mem::take(&mut starts);
             for first in &firsts {
-                self.children(first, togo, ending, |child, _| starts.push(child));
+                self.children(first, togo, ending, |child| starts.push(child));
             }
             togo -= 1;
         }
@@ -509,71 +550,58 @@ impl CosetSolver {
     }
 
     /// Calls `f` with each child of `node` (with `togo` moves left before it) that can still
-    /// end in H after exactly `togo - 1` further moves, the last of them outside H, and whose
-    /// subtree holds a sequence the prepass does not already cover. The children's distances
-    /// are all asked for before any is read.
+    /// end in H after exactly `togo - 1` further moves, and whose subtree holds a sequence the
+    /// prepass does not already cover. The node's turns say which children arrive in time and
+    /// how far each is; each child's own turns come from the map near H (in cache) or else the
+    /// table, all of whose entries are asked for before any is read, so that the misses overlap.
     #[inline]
-    fn children(&self, node: &Node, togo: u8, ending: Ending, mut f: impl FnMut(Node, usize)) {
-        let mut allowed = self.canonical.allowed(node.history);
-        let outside_h = ending == Ending::OutsideH;
-        if togo == 1 && outside_h {
-            allowed &= !self.h_moves;
-        }
+    fn children(&self, node: &Node, togo: u8, ending: Ending, mut f: impl FnMut(Node)) {
         let left = togo - 1;
-        let mut candidates = [(0u8, Phase1Coord::default(), 0u64); Move::COUNT];
+        let mut allowed = self.canonical.allowed(node.history) & node.turns.arriving(left);
+        let mut children = [(0u8, Phase1Coord::default(), 0u8, TurnsEntry::default()); Move::COUNT];
         let mut count = 0;
         while allowed != 0 {
             let turn = allowed.trailing_zeros() as usize;
             allowed &= allowed - 1;
-            let coord = self.phase1.apply_coord(node.coord, turn);
-            if self.part_bound(coord) > left {
+            let distance = node.turns.after(turn);
+            if left_to_prepass(ending, distance, left) {
                 continue;
             }
-            if left > NEAR {
-                self.into_h.prefetch_class(coord);
+            let coord = self.phase1.apply_coord(node.coord, turn);
+            if distance > NEAR {
+                self.turns.prefetch_class(coord);
             }
-            candidates[count] = (turn as u8, coord, 0);
+            children[count] = (turn as u8, coord, distance, TurnsEntry::default());
             count += 1;
         }
-        // Three steps, each for every candidate before the next, so that the misses of the
-        // class table and then of the distance table overlap.
-        if left > NEAR {
-            for (_, coord, entry) in &mut candidates[..count] {
-                *entry = self.into_h.entry(*coord);
+        for (_, coord, distance, entry) in &mut children[..count] {
+            if *distance > NEAR {
+                *entry = self.turns.entry(*coord);
             }
         }
-        for &(turn, coord, entry) in &candidates[..count] {
-            let distance = if left <= NEAR {
-                match self.near.get(&coord.index()) {
-                    Some(&d) => d,
-                    None => continue,
-                }
+        for &(turn, coord, distance, entry) in &children[..count] {
+            let turns = if distance > NEAR {
+                self.turns.turns_at(entry)
             } else {
-                self.into_h.distance_at(entry)
+                self.near_turns(coord)
             };
-            // In H with one to four moves left: whatever follows and ends in H is an element
-            // of H within four moves, and those are all within as many of H's own moves (the
-            // published counts of H agree to depth 4), so the prepass has it already.
-            if distance > left || outside_h && distance == 0 && (1..=4).contains(&left) {
-                continue;
-            }
             let turn = usize::from(turn);
-            let child = Node {
+            f(Node {
                 coord,
                 cube: node.cube.apply(self.phase1.moves()[turn]),
                 history: Canonical::after(node.history, turn),
-            };
-            f(child, turn);
+                turns,
+            });
         }
     }
 
-    /// The largest of the parts' distances into H: a lower bound on the coordinate's.
-    #[inline(always)]
-    fn part_bound(&self, c: Phase1Coord) -> u8 {
-        let [slice, flip, twist] = &self.part_distances;
-        slice[Phase1Part::value(Part::Slice, c)]
-            .max(flip[Phase1Part::value(Part::Flip, c)])
-            .max(twist[Phase1Part::value(Part::Twist, c)])
+    /// The turns of a coordinate within [`NEAR`] moves of H.
+    #[inline]
+    fn near_turns(&self, coord: Phase1Coord) -> Turns {
+        match self.near.get(&coord.index()) {
+            Some(&turns) => turns,
+            None => self.turns.turns(coord),
+        }
     }
 
     /// Up to [`LISTED_UNSOLVED`] positions of the coset whose elements `set` lacks.
@@ -602,13 +630,14 @@ impl CosetSolver {
     }
 }
 
-/// A phase-1 node: its coordinate, the position itself (to name the
-/// element of H a sequence reaches) and its canonical history.
+/// A phase-1 node: its coordinate, the position itself (to name the element of H a sequence
+/// reaches), its canonical history and its turns.
 #[derive(Clone, Copy)]
 struct Node {
     coord: Phase1Coord,
     cube: Cube3,
     history: usize,
+    turns: Turns,
 }
 
 /// Marks waiting for their cells' cache lines: a mark is made a few marks after its line was
@@ -688,8 +717,121 @@ impl Walk<'_, '_, '_> {
             return;
         }
         let solver = self.solver;
-        solver.children(node, togo, self.ending, |child, _| {
+        if togo == 1 {
+            // The last turns: those that arrive in H. No child of theirs is read.
+            let mut last = solver.canonical.allowed(node.history) & node.turns.arriving(0);
+            while last != 0 {
+                let turn = last.trailing_zeros() as usize;
+                last &= last - 1;
+                let reached = node.cube.apply(solver.phase1.moves()[turn]);
+                self.sequences += 1;
+                self.marks.push(solver.space.place(&reached));
+            }
+            return;
+        }
+        solver.children(node, togo, self.ending, |child| {
             self.search(&child, togo - 1)
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::cube::Face;
+
+    /// The elements of H within `depth` of H's own moves, with their lengths in them.
+    fn lengths_in_h(depth: u8) -> HashMap<Cube3, u8> {
+        let mut lengths = HashMap::from([(Cube3::SOLVED, 0)]);
+        let mut frontier = vec![Cube3::SOLVED];
+        for length in 1..=depth {
+            let mut next = Vec::new();
+            for cube in &frontier {
+                for &m in &CosetSpace::moves() {
+                    let child = cube.apply(m);
+                    lengths.entry(child).or_insert_with(|| {
+                        next.push(child);
+                        length
+                    });
+                }
+            }
+            frontier = next;
+        }
+        lengths
+    }
+
+    /// The canonical sequences of `length` half-turn moves.
+    fn sequences(length: u8) -> Vec<Vec<Move>> {
+        let htm: Vec<Move> = Move::all().collect();
+        let canonical = Canonical::new(Metric::Htm, &htm);
+        let mut found = vec![(Vec::new(), Canonical::ROOT)];
+        for _ in 0..length {
+            found = found
+                .into_iter()
+                .flat_map(|(moves, history)| {
+                    let allowed = canonical.allowed(history);
+                    htm.iter()
+                        .filter(move |m| allowed >> m.index() & 1 != 0)
+                        .map(move |&m| {
+                            let mut longer = moves.clone();
+                            longer.push(m);
+                            (longer, Canonical::after(history, m.index()))
+                        })
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+        }
+        found.into_iter().map(|(moves, _)| moves).collect()
+    }
+
+    /// Rokicki's rule ([`SMALL_LOOP`]), move by move. A node `nd` moves from H is `X·n` for
+    /// an element X of H and `n` the identity (`nd` = 0) or a quarter turn of R, L, F or B
+    /// (`nd` = 1); its routes into H are the turns `m` with `n·m` in H. The tail `rest` of
+    /// `togo` moves (the last outside H) reaches `X·n·rest`, which is `Y·(m⁻¹·rest)` for the
+    /// element `Y = X·n·m` reached `togo - nd` moves earlier. Wherever the rule skips, some
+    /// route makes `m⁻¹·rest` at most `togo - nd` of H's moves, so the prepass has the
+    /// element already. From `nd` = 2 on, no `togo` both exceeds `nd` and keeps the loop
+    /// shorter than five.
+    #[test]
+    fn loops_the_rule_skips_are_short_in_h() {
+        let in_h = lengths_in_h(SMALL_LOOP - 1);
+        let outside_h = |m: &Move| !CosetSpace::moves().contains(m);
+        let quarter_turns: Vec<Move> = Move::all()
+            .filter(|m| outside_h(m) && !matches!(m.face(), Face::U | Face::D))
+            .collect();
+        assert_eq!(quarter_turns.len(), 8);
+        let nodes = std::iter::once((0u8, Cube3::SOLVED))
+            .chain(quarter_turns.iter().map(|&q| (1, Cube3::of_move(q))));
+        let mut checked = 0;
+        for (nd, node) in nodes {
+            let routes: Vec<Cube3> = match nd {
+                0 => vec![Cube3::SOLVED],
+                _ => Move::all()
+                    .filter(|&m| in_subgroup(&node.apply(m)))
+                    .map(|m| Cube3::of_move(m.inverse()))
+                    .collect(),
+            };
+            for togo in 0..SMALL_LOOP {
+                if !left_to_prepass(Ending::OutsideH, nd, togo) {
+                    continue;
+                }
+                for rest in sequences(togo) {
+                    if !rest.last().is_some_and(outside_h) || !in_subgroup(&node.apply_all(&rest)) {
+                        continue;
+                    }
+                    let shortest = routes
+                        .iter()
+                        .filter_map(|route_inverse| in_h.get(&route_inverse.apply_all(&rest)))
+                        .min();
+                    assert!(shortest.is_some_and(|&l| l <= togo - nd), "{nd} {rest:?}");
+                    checked += 1;
+                }
+            }
+        }
+        // Only `R2 L` and `R2 L'` from the nodes a quarter turn of L from H, and `F2 B`, `F2 B'`
+        // from B's: canonical sequences seldom close so short a loop.
+        assert_eq!(checked, 8, "loops checked");
+        assert!(!left_to_prepass(Ending::OutsideH, 2, 3));
+        assert!(!left_to_prepass(Ending::Any, 0, 2));
     }
 }

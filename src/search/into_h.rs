@@ -4,10 +4,11 @@
 
 use super::heuristic::{Entries, open_table};
 use crate::catalogue::{TableId, TableKind};
-use crate::model::cube::Metric;
-use crate::space::phase1::Phase1Coord;
-use crate::space::twophase::{SymProduct, flip_slice};
+use crate::model::cube::{Metric, Move, Symmetry};
+use crate::space::phase1::{FLIPS, Phase1Coord, Phase1Space};
+use crate::space::twophase::{SymProduct, TWISTS, flip_slice};
 use crate::table::{Table, TableError};
+use rayon::prelude::*;
 use std::path::Path;
 
 /// The mapped `phase1-sym` table (half-turn metric) and the index its classes need.
@@ -58,9 +59,298 @@ impl DistanceIntoH {
         entry
     }
 
+    /// Asks for the `count` entries from `start` on, a cache line at a time.
+    pub fn prefetch_entries(&self, start: u64, count: u64) {
+        const PER_LINE: u64 = 128;
+        let mut index = start;
+        while index < start + count + PER_LINE {
+            self.entries.prefetch_nibble(index.min(start + count - 1));
+            index += PER_LINE;
+        }
+    }
+
+    /// The index of the table's entries, which [`TurnsIntoH`] shares.
+    pub fn product(&self) -> &SymProduct {
+        &self.index
+    }
+
     /// The distance at an entry found by [`DistanceIntoH::entry`].
     #[inline(always)]
     pub fn distance_at(&self, entry: u64) -> u8 {
         self.entries.nibble(entry)
     }
+}
+
+/// A phase-1 coordinate's distance into H and what each turn does to it, a bit per turn (by
+/// [`Move::index`]): the turns that lower the distance and those that keep it; the rest raise
+/// it by one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turns {
+    pub distance: u8,
+    pub lowers: u32,
+    pub keeps: u32,
+}
+
+impl Turns {
+    /// The turns to a child at most `left` moves from H.
+    #[inline]
+    pub fn arriving(self, left: u8) -> u32 {
+        if left + 1 == self.distance {
+            self.lowers
+        } else if left == self.distance {
+            self.lowers | self.keeps
+        } else if left > self.distance {
+            ALL_TURNS
+        } else {
+            0
+        }
+    }
+
+    /// The distance of the child `turn` reaches.
+    #[inline]
+    pub fn after(self, turn: usize) -> u8 {
+        if self.lowers >> turn & 1 != 0 {
+            self.distance - 1
+        } else if self.keeps >> turn & 1 != 0 {
+            self.distance
+        } else {
+            self.distance + 1
+        }
+    }
+
+    /// Reads them off the distances of the coordinate and of its children.
+    pub fn of(distance: u8, child_distance: impl Fn(usize) -> u8) -> Turns {
+        let (mut lowers, mut keeps) = (0, 0);
+        for turn in 0..Move::COUNT {
+            let after = child_distance(turn);
+            if after < distance {
+                lowers |= 1 << turn;
+            } else if after == distance {
+                keeps |= 1 << turn;
+            }
+        }
+        Turns {
+            distance,
+            lowers,
+            keeps,
+        }
+    }
+}
+
+const ALL_TURNS: u32 = (1 << Move::COUNT) - 1;
+
+/// [`Turns`] for every entry of the `phase1-sym` table, four bytes an entry (564 MB), so that
+/// a search that walks sequences into H reads one entry a node, its own, and turns only the
+/// moves that can still arrive; with distances alone it reads the entry of every child
+/// (thirteen a node in a coset search) to find the one or two that do. Rokicki's phase-1
+/// table holds the same (cube20src, phase1prune.w). Built from the distances when the search
+/// starts, a class at a time: a class's children by one turn lie in one other class, so its
+/// reads stay in cache (a few seconds on two cores); a table file would cost 564 MB of disk
+/// for them.
+///
+/// An entry holds, for the position the index stands for (the class's representative seen
+/// with that twist), its distance in bits 0-3 and, per face, a nibble at bit `4 + 4·face`: its
+/// three turns' changes of distance, which cannot hold both a rise and a fall (two turns of
+/// one face are a move apart), as bit 3 set for rises or clear for falls and bit `k` for
+/// whether turn `k` changes it at all. A position seen through a symmetry has its turns
+/// renamed by it, per face nibble from a table.
+pub struct TurnsIntoH {
+    into_h: DistanceIntoH,
+    entries: memmap2::MmapMut,
+    /// `[(symmetry * 6 + face) * 16 + nibble]`: the turns that lower (low half) and keep (high
+    /// half) the distance, in the position's own turns, of a face nibble of an entry seen
+    /// through the `symmetry`th of [`Symmetry::ud`].
+    decode: Vec<u64>,
+}
+
+const FACES: usize = 6;
+
+impl TurnsIntoH {
+    /// Builds the turns of every entry of `into_h`'s table.
+    pub fn new(into_h: DistanceIntoH, phase1: &Phase1Space) -> std::io::Result<TurnsIntoH> {
+        let product = into_h.product();
+        let count = product.class_count() as usize * TWISTS as usize;
+        let mut entries = memmap2::MmapMut::map_anon(count * 4)?;
+        #[cfg(target_os = "linux")]
+        let _ = entries.advise(memmap2::Advice::HugePage);
+        let twists = TWISTS as usize;
+        let syms = Symmetry::ud().len();
+        // `[(turn * 16 + symmetry) * twists + twist]`: where in a class's row the twist after
+        // the turn lies, seen through the symmetry (turn 18: no turn).
+        let seen: Vec<u32> = (0..=Move::COUNT)
+            .flat_map(|turn| (0..syms).map(move |symmetry| (turn, symmetry)))
+            .flat_map(|(turn, symmetry)| {
+                (0..TWISTS as u16).map(move |twist| {
+                    let coord = Phase1Coord {
+                        twist,
+                        ..Phase1Coord::default()
+                    };
+                    let twist = match turn {
+                        Move::COUNT => twist,
+                        _ => phase1.apply_coord(coord, turn).twist,
+                    };
+                    product.index_seen(0, symmetry as u8, twist.into()) as u32
+                })
+            })
+            .collect();
+        let row_of = |first: u32, turn: usize| {
+            let (class, symmetry) = (product.class_of(first), product.symmetry(first));
+            let seen = &seen[(turn * syms + usize::from(symmetry)) * twists..][..twists];
+            (u64::from(class) * u64::from(TWISTS), seen)
+        };
+        words_mut(&mut entries)
+            .par_chunks_mut(twists)
+            .enumerate()
+            .for_each_init(
+                || vec![0u8; (Move::COUNT + 1) * twists],
+                |distances, (class, row)| {
+                    let first = product.class_representative(class as u32);
+                    let base = Phase1Coord {
+                        slice: (u64::from(first) / FLIPS) as u16,
+                        flip: (u64::from(first) % FLIPS) as u16,
+                        twist: 0,
+                    };
+                    // A turn takes the whole row to one class: find it once, then read the
+                    // children's distances from its row, a twist at a time. The row itself
+                    // comes last, as turn 18.
+                    // The rows are all asked for first, a line at a time: read in the
+                    // twists' order, each line of each row would be a miss of its own.
+                    let rows: Vec<(u64, &[u32])> = (0..=Move::COUNT)
+                        .map(|turn| {
+                            let first = match turn {
+                                Move::COUNT => first,
+                                _ => flip_slice(phase1.apply_coord(base, turn)),
+                            };
+                            let (start, seen) = row_of(first, turn);
+                            into_h.prefetch_entries(start, u64::from(TWISTS));
+                            (start, seen)
+                        })
+                        .collect();
+                    for (distances, &(start, seen)) in distances.chunks_mut(twists).zip(&rows) {
+                        for (distance, &at) in distances.iter_mut().zip(seen) {
+                            *distance = into_h.distance_at(start + u64::from(at));
+                        }
+                    }
+                    let (children, own) = distances.split_at(Move::COUNT * twists);
+                    for (twist, word) in row.iter_mut().enumerate() {
+                        let turns = Turns::of(own[twist], |turn| children[turn * twists + twist]);
+                        *word = pack(turns);
+                    }
+                },
+            );
+        Ok(TurnsIntoH {
+            into_h,
+            entries,
+            decode: decode_table(),
+        })
+    }
+
+    /// The distances the turns were read from.
+    pub fn distances(&self) -> &DistanceIntoH {
+        &self.into_h
+    }
+
+    /// Asks for what [`TurnsIntoH::entry`] reads first (see [`DistanceIntoH::prefetch_class`]).
+    #[inline(always)]
+    pub fn prefetch_class(&self, c: Phase1Coord) {
+        self.into_h.prefetch_class(c);
+    }
+
+    /// Where the turns of `c` are, their word asked for: a search that reads several at once
+    /// finds them all first, so that their misses overlap.
+    #[inline(always)]
+    pub fn entry(&self, c: Phase1Coord) -> TurnsEntry {
+        let product = self.into_h.product();
+        let first = flip_slice(c);
+        let index = product.index(first, c.twist.into());
+        crate::support::prefetch(words(&self.entries), index as usize);
+        TurnsEntry {
+            index,
+            symmetry: product.symmetry(first),
+        }
+    }
+
+    /// The turns at an entry found by [`TurnsIntoH::entry`], in the position's own turns.
+    #[inline(always)]
+    pub fn turns_at(&self, entry: TurnsEntry) -> Turns {
+        let word = words(&self.entries)[entry.index as usize];
+        let decode = &self.decode[usize::from(entry.symmetry) * FACES * 16..][..FACES * 16];
+        let mut both = 0u64;
+        for face in 0..FACES {
+            both |= decode[face * 16 + (word >> (4 + 4 * face) & 0xF) as usize];
+        }
+        Turns {
+            distance: (word & 0xF) as u8,
+            lowers: both as u32,
+            keeps: (both >> 32) as u32,
+        }
+    }
+
+    /// The turns of a coordinate.
+    pub fn turns(&self, c: Phase1Coord) -> Turns {
+        self.turns_at(self.entry(c))
+    }
+}
+
+/// Where [`TurnsIntoH::turns_at`] finds a coordinate's turns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TurnsEntry {
+    index: u64,
+    symmetry: u8,
+}
+
+/// The entry word of `turns`, in the frame they were read in.
+fn pack(turns: Turns) -> u32 {
+    let mut word = u32::from(turns.distance);
+    for face in 0..FACES {
+        let falls = turns.lowers >> (3 * face) & 7;
+        let rises = !(turns.lowers | turns.keeps) >> (3 * face) & 7;
+        debug_assert!(
+            falls == 0 || rises == 0,
+            "two turns of one face are a move apart"
+        );
+        let nibble = if rises != 0 { 8 | rises } else { falls };
+        word |= nibble << (4 + 4 * face);
+    }
+    word
+}
+
+/// [`TurnsIntoH::decode`]: a nibble of face `face` read in the frame of the conjugate by
+/// symmetry `s` describes the turns `map_move_of(s, ·)` takes to that face's.
+fn decode_table() -> Vec<u64> {
+    let mut decode = vec![0u64; Symmetry::ud().len() * FACES * 16];
+    for (index, &s) in Symmetry::ud().iter().enumerate() {
+        // The position's turn that the symmetry makes each turn of the conjugate.
+        let mut from = [0usize; Move::COUNT];
+        for m in Move::all() {
+            from[Symmetry::map_move_of(s, m).index()] = m.index();
+        }
+        for face in 0..FACES {
+            for nibble in 0..16u64 {
+                let mut both = 0u64;
+                for k in 0..3 {
+                    let own = from[3 * face + k];
+                    let changes = nibble >> k & 1 != 0;
+                    if !changes {
+                        both |= 1 << (32 + own);
+                    } else if nibble & 8 == 0 {
+                        both |= 1 << own;
+                    }
+                }
+                decode[(index * FACES + face) * 16 + nibble as usize] = both;
+            }
+        }
+    }
+    decode
+}
+
+fn words(map: &memmap2::MmapMut) -> &[u32] {
+    // SAFETY: an anonymous mapping is page-aligned, its length a multiple of four (see
+    // `TurnsIntoH::new`), and it lives as long as the borrow.
+    unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<u32>(), map.len() / 4) }
+}
+
+fn words_mut(map: &mut memmap2::MmapMut) -> &mut [u32] {
+    // SAFETY: as in `words`, the borrow being unique.
+    unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr().cast::<u32>(), map.len() / 4) }
 }

@@ -204,68 +204,6 @@ impl StateSpace for Phase1Space {
     }
 }
 
-/// One part of the phase-1 coordinate alone (the others held solved), as a space of its own:
-/// its distances into H's value of the part bound the whole coordinate's, from tables of a few
-/// thousand entries.
-pub struct Phase1Part<'a> {
-    pub space: &'a Phase1Space,
-    pub part: Part,
-}
-
-/// A part of [`Phase1Coord`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
-    Slice,
-    Flip,
-    Twist,
-}
-
-impl Phase1Part<'_> {
-    fn coord(&self, value: u64) -> Phase1Coord {
-        let mut c = Phase1Coord::of(&Cube3::SOLVED);
-        match self.part {
-            Part::Slice => c.slice = value as u16,
-            Part::Flip => c.flip = value as u16,
-            Part::Twist => c.twist = value as u16,
-        }
-        c
-    }
-
-    /// The part's value in `c`.
-    #[inline(always)]
-    pub fn value(part: Part, c: Phase1Coord) -> usize {
-        usize::from(match part {
-            Part::Slice => c.slice,
-            Part::Flip => c.flip,
-            Part::Twist => c.twist,
-        })
-    }
-}
-
-impl MoveSpace for Phase1Part<'_> {
-    fn move_count(&self) -> usize {
-        self.space.move_count()
-    }
-
-    fn apply(&self, state: u64, turn: usize) -> u64 {
-        Phase1Part::value(self.part, self.space.apply_coord(self.coord(state), turn)) as u64
-    }
-}
-
-impl StateSpace for Phase1Part<'_> {
-    fn size(&self) -> u64 {
-        match self.part {
-            Part::Slice => SLICES,
-            Part::Flip => FLIPS,
-            Part::Twist => TWISTS,
-        }
-    }
-
-    fn goals(&self) -> Vec<u64> {
-        vec![Phase1Part::value(self.part, Phase1Coord::of(&Cube3::SOLVED)) as u64]
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

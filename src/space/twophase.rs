@@ -244,11 +244,41 @@ impl SymProduct {
         self.classes.prefetch(first);
     }
 
+    /// The number of classes of the first coordinate.
+    pub fn class_count(&self) -> u32 {
+        self.classes.count() as u32
+    }
+
+    /// The first coordinate's value that represents `class`.
+    pub fn class_representative(&self, class: u32) -> u32 {
+        self.classes.representative(class)
+    }
+
+    /// The index, in [`Symmetry::ud`], of the symmetry [`SymProduct::index`] sees a position
+    /// whose first coordinate is `first` through: the entry it gives is that of the conjugate.
+    #[inline]
+    pub fn symmetry(&self, first: u32) -> u8 {
+        self.classes.to_representative(first)
+    }
+
+    /// The class of the first coordinate's value `first`.
+    #[inline]
+    pub fn class_of(&self, first: u32) -> u32 {
+        self.classes.class_of(first)
+    }
+
     /// The entry of the position whose coordinates are `first` and `second`.
     #[inline]
     pub fn index(&self, first: u32, second: u32) -> u64 {
-        let class = self.classes.class_of(first);
-        let second = self.conjugate_second(second, self.classes.to_representative(first));
+        let symmetry = self.classes.to_representative(first);
+        self.index_seen(self.classes.class_of(first), symmetry, second)
+    }
+
+    /// [`SymProduct::index`] of a position whose first coordinate is known by its class and
+    /// [`SymProduct::symmetry`]: a search over a class's entries finds them once for all.
+    #[inline]
+    pub fn index_seen(&self, class: u32, symmetry: u8, second: u32) -> u64 {
+        let second = self.conjugate_second(second, symmetry);
         u64::from(class) * u64::from(self.second_values) + u64::from(second)
     }
 

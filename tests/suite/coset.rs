@@ -3,12 +3,14 @@
 //! exactly that far, and each position not reached is farther.
 
 use crate::common::{self, NearSolved};
+use cubelab::bfs::breadth_first_near;
 use cubelab::catalogue::TableKind;
 use cubelab::model::cube::{Cube3, Metric, Move, Rotation};
 use cubelab::model::notation::parse_moves;
 use cubelab::search::coset::{CosetLimits, CosetResult, CosetSolver, Progress};
-use cubelab::search::into_h::DistanceIntoH;
+use cubelab::search::into_h::{DistanceIntoH, Turns};
 use cubelab::space::coset::{CosetSpace, in_subgroup};
+use cubelab::space::phase1::{Phase1Coord, Phase1Space};
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{RngExt, SeedableRng};
 use std::path::Path;
@@ -22,7 +24,7 @@ fn data_dir() -> &'static Path {
 
 fn solver() -> &'static CosetSolver {
     static SOLVER: OnceLock<CosetSolver> = OnceLock::new();
-    SOLVER.get_or_init(|| CosetSolver::new(DistanceIntoH::open(data_dir()).unwrap()))
+    SOLVER.get_or_init(|| CosetSolver::new(DistanceIntoH::open(data_dir()).unwrap()).unwrap())
 }
 
 /// Held by each run: a run maps two 3.25 GB sets, so the tests take turns rather than ask for
@@ -30,17 +32,17 @@ fn solver() -> &'static CosetSolver {
 static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn exact(representative: &Cube3, max_depth: u32, watch: &[Cube3]) -> CosetResult {
+    run(representative, &CosetLimits::exact(max_depth), watch)
+}
+
+fn run(representative: &Cube3, limits: &CosetLimits, watch: &[Cube3]) -> CosetResult {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let limits = CosetLimits {
-        max_depth,
-        search_depth: max_depth,
-    };
     let progress = Progress {
         watch,
         on_depth: &mut |_| {},
         stop: &AtomicBool::new(false),
     };
-    solver().run(representative, &limits, progress).unwrap()
+    solver().run(representative, limits, progress).unwrap()
 }
 
 fn cube(moves: &str) -> Cube3 {
@@ -114,6 +116,55 @@ fn reached_depths_are_exact_distances_both_ways() {
     assert_eq!(total, result.depths.last().unwrap().total);
 }
 
+/// With the prepass at every depth (and with it Rokicki's rule, which leaves to the prepass
+/// the nodes near H with a little to spare), the counts are those of phase 1 alone, and H's
+/// are the published ones.
+#[test]
+fn the_prepass_counts_as_phase_one_alone() {
+    let with_prepass = |r: &Cube3, depth: u32, prepass_from: u64| -> Vec<u64> {
+        let limits = CosetLimits {
+            prepass_from,
+            ..CosetLimits::exact(depth)
+        };
+        let result = run(r, &limits, &[]);
+        assert!(result.depths.iter().all(|d| d.exact));
+        result.depths.iter().map(|d| d.count).collect()
+    };
+    let identity = with_prepass(&Cube3::SOLVED, 9, 0);
+    assert_eq!(identity, published_identity_coset()[..=9]);
+    let r = cube("R F' U L2 B");
+    let depth = solver().reach(&r) + 4;
+    assert_eq!(
+        with_prepass(&r, depth, 0),
+        with_prepass(&r, depth, u64::MAX)
+    );
+}
+
+/// The turns the search walks by (a coordinate's distance into H and which turns lower or keep
+/// it, stored for a class's representative and renamed through a symmetry) are those read off
+/// the distances of the position and its children, for every coordinate within four moves of H
+/// (many of them symmetric) and for random ones.
+#[test]
+fn the_phase_one_turns_are_the_children_distances() {
+    let turns = solver().turns();
+    let into_h = turns.distances();
+    let phase1 = Phase1Space::new(Metric::Htm);
+    let (near, _) = breadth_first_near(&phase1, 4, &indicatif::ProgressBar::hidden());
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(30);
+    let random = (0..20_000).map(|_| Phase1Coord::of(&Cube3::random(&mut rng)));
+    let coords: Vec<Phase1Coord> = near
+        .keys()
+        .map(|&index| Phase1Coord::from_index(index))
+        .chain(random)
+        .collect();
+    for c in coords {
+        let expected = Turns::of(into_h.distance(c), |turn| {
+            into_h.distance(phase1.apply_coord(c, turn))
+        });
+        assert_eq!(turns.turns(c), expected, "{c:?}");
+    }
+}
+
 /// Conjugating the representative by a symmetry that keeps the U-D axis maps H onto itself and
 /// the coset onto the coset of the conjugate, distance for distance.
 #[test]
@@ -141,10 +192,7 @@ fn cosets_are_named_and_checked() {
     assert!(in_subgroup(&cube("U R2 D' F2")));
     assert!(!in_subgroup(&cube("R")));
     let r = cube("R");
-    let limits = CosetLimits {
-        max_depth: 0,
-        search_depth: 0,
-    };
+    let limits = CosetLimits::exact(0);
     let error = solver().check(&r, &limits).unwrap_err();
     assert!(
         error
@@ -156,10 +204,7 @@ fn cosets_are_named_and_checked() {
         on_depth: &mut |_| {},
         stop: &AtomicBool::new(false),
     };
-    let limits = CosetLimits {
-        max_depth: 2,
-        search_depth: 2,
-    };
+    let limits = CosetLimits::exact(2);
     let error = solver().run(&r, &limits, progress).unwrap_err();
     assert!(error.to_string().contains("not in this coset"), "{error}");
 }

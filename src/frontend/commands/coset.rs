@@ -28,12 +28,14 @@ pub struct CosetArgs {
 pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<bool, String> {
     let representative = representative(&args.name)?;
     missing_tables_of(data_dir, Metric::Htm, &[TableKind::Phase1Sym]).map_err(|e| e.to_string())?;
-    let solver = CosetSolver::new(DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?);
+    let started = Instant::now();
+    let spinner = crate::support::units::spinner("coset");
+    spinner.set_message("phase-1 turns");
+    let solver = CosetSolver::new(DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?)
+        .map_err(|e| e.to_string())?;
     solver
         .check(&representative, &args.limits)
         .map_err(|e| e.to_string())?;
-    let started = Instant::now();
-    let spinner = crate::support::units::spinner("coset");
     spinner.set_message(format!("depth {}", solver.reach(&representative)));
     let stop = AtomicBool::new(false);
     let table = !args.json && !args.csv;

@@ -157,16 +157,9 @@ pub fn run(args: Args) -> ExitCode {
             csv,
         }) => {
             let limits = if exact {
-                CosetLimits {
-                    max_depth,
-                    search_depth: max_depth,
-                }
+                CosetLimits::exact(max_depth)
             } else {
-                let bound = bound.unwrap_or(20);
-                CosetLimits {
-                    max_depth: bound,
-                    search_depth: search_depth.min(bound),
-                }
+                CosetLimits::bound(bound.unwrap_or(20), search_depth)
             };
             let args = CosetArgs {
                 name: moves.join(" "),
