@@ -6,11 +6,13 @@
 use clap::ValueEnum;
 use cubelab::catalogue::scan::checked_histogram;
 use cubelab::catalogue::{TableId, TableKind};
+use cubelab::frontend::commands::coset as coset_command;
 use cubelab::model::cube::Metric;
 use cubelab::model::facelet::net;
 use cubelab::model::notation::parse_moves;
 use cubelab::model::position::{Form, Position as LibPosition, Puzzle, parse_position};
 use cubelab::packing::Encoding;
+use cubelab::search::coset::{CosetLimits, MAX_DEPTH, Progress as CosetProgress};
 use cubelab::solving::{JsonShape, Method, Request, Solvers};
 use cubelab::table::{Table as LibTable, Verify};
 use pyo3::create_exception;
@@ -19,7 +21,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyType;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 create_exception!(
     cubelab,
@@ -401,6 +404,69 @@ fn solve<'py>(
     )
 }
 
+/// `coset(moves, *, bound=None, exact=False, max_depth=None, search_depth=16, data_dir=None)`:
+/// every position of the coset H·moves at once (H = <U, D, R2, L2, F2, B2>; 19,508,428,800
+/// positions), as `cubelab coset --json` computes it, returned as its dict: `counts` (positions
+/// at each exact distance, index = depth), `reached`, `depths` (per depth: count, total,
+/// exact, sequences, seconds), `bound` (every position proven within it, or None), `unsolved`,
+/// `unsolved_positions` and `seconds`. `bound` (default 20) proves the bound, phase 1 searching
+/// to `search_depth`; `exact=True` with `max_depth` counts exact distances. Needs the
+/// `phase1-sym` table and about 7.5 GB of memory; takes seconds to minutes, with the GIL
+/// released. Raises TableError for a missing table, PositionError for moves that name no 3x3
+/// position, ValueError for contradictory arguments, CubelabError when memory is short or the
+/// depth is below the coset's distance into H.
+#[pyfunction]
+#[pyo3(signature = (moves, *, bound = None, exact = false, max_depth = None, search_depth = 16,
+    data_dir = None))]
+fn coset<'py>(
+    py: Python<'py>,
+    moves: &str,
+    bound: Option<u32>,
+    exact: bool,
+    max_depth: Option<u32>,
+    search_depth: u32,
+    data_dir: Option<PathBuf>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let limits = match (exact, max_depth, bound) {
+        (true, Some(depth), None) => CosetLimits::exact(depth),
+        (true, None, _) => {
+            return Err(PyValueError::new_err(
+                "exact=True needs max_depth, the last depth to count",
+            ));
+        }
+        (false, None, bound) => CosetLimits::bound(bound.unwrap_or(20), search_depth),
+        (true, Some(_), Some(_)) | (false, Some(_), _) => {
+            return Err(PyValueError::new_err(
+                "give bound (a bound run) or exact=True with max_depth (exact counts), not both",
+            ));
+        }
+    };
+    if limits.max_depth.max(search_depth) > MAX_DEPTH {
+        return Err(PyValueError::new_err(format!(
+            "depths go up to {MAX_DEPTH} (God's number is 20)"
+        )));
+    }
+    let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
+    let representative = coset_command::representative(moves).map_err(position_error)?;
+    coset_command::missing_tables(&dir).map_err(table_error)?;
+    let (result, seconds) = py
+        .detach(|| {
+            let started = Instant::now();
+            let solver = coset_command::open_solver(&dir)?;
+            let progress = CosetProgress {
+                watch: &[],
+                on_depth: &mut |_| {},
+                stop: &AtomicBool::new(false),
+            };
+            let result = solver
+                .run(&representative, &limits, progress)
+                .map_err(|e| e.to_string())?;
+            Ok::<_, String>((result, started.elapsed().as_secs_f64()))
+        })
+        .map_err(CubelabError::new_err)?;
+    to_python(py, &coset_command::json(moves, &result, seconds))
+}
+
 /// A table file, mapped into memory (not read): opening even a 1.3 GB table takes
 /// milliseconds. `Table.open(name, metric="htm", data_dir=None)` by the name gen-tables
 /// builds it under ("corners", "2x2", "edges6"...), or `Table.open_path(path)`.
@@ -595,5 +661,6 @@ fn cubelab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(coset, m)?)?;
     Ok(())
 }

@@ -235,3 +235,39 @@ def test_the_readme_example_runs(data_dir, monkeypatch, capsys):
     printed = capsys.readouterr().out
     assert "colour 'U' appears 10 times" in printed, printed
     assert "timeout" in printed, printed
+
+
+# Cosets
+
+
+def identity_coset():
+    """H's published distances (all moves), from tests/data."""
+    lines = (REPOSITORY / "tests" / "data" / "coset_identity_htm.csv").read_text().splitlines()
+    rows = [line.split(",") for line in lines if not line.startswith(("#", "depth"))]
+    return [int(row[1]) for row in rows]
+
+
+def test_a_coset_counts_h_as_published(data_dir):
+    result = cubelab.coset("U", exact=True, max_depth=6, data_dir=data_dir)
+    assert result["counts"] == identity_coset()[:7]
+    assert result["bound"] is None
+    assert result["unsolved"] == 19_508_428_800 - sum(result["counts"])
+    assert [d["exact"] for d in result["depths"]] == [True] * 7
+
+
+def test_coset_arguments_are_checked(data_dir):
+    with pytest.raises(ValueError, match="max_depth"):
+        cubelab.coset("U", exact=True, data_dir=data_dir)
+    with pytest.raises(ValueError, match="not both"):
+        cubelab.coset("U", bound=20, exact=True, max_depth=3, data_dir=data_dir)
+    with pytest.raises(ValueError, match="up to 30"):
+        cubelab.coset("U", bound=31, data_dir=data_dir)
+    with pytest.raises(cubelab.PositionError):
+        cubelab.coset("R Q", data_dir=data_dir)
+    with pytest.raises(cubelab.CubelabError, match="below the coset's distance into H"):
+        cubelab.coset("R", exact=True, max_depth=0, data_dir=data_dir)
+
+
+def test_a_coset_without_its_table_says_how_to_build_it(tmp_path):
+    with pytest.raises(cubelab.TableError, match="gen-tables"):
+        cubelab.coset("U", data_dir=tmp_path)

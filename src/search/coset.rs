@@ -127,6 +127,9 @@ pub struct CosetResult {
 /// proved God's number (deeper phase-1 searches cost more than the prepass they spare).
 pub const DEFAULT_SEARCH_DEPTH: u32 = 16;
 
+/// The deepest depth a run may be asked for (God's number is 20).
+pub const MAX_DEPTH: u32 = 30;
+
 /// How many unreached positions a run lists (as positions, for `solve`).
 pub const LISTED_UNSOLVED: usize = 1_000;
 
@@ -200,12 +203,12 @@ enum Ending {
 const NEAR: u8 = 5;
 
 /// A node with fewer moves left than this beside its own distance into H, and more moves left
-/// than that distance, is left to the prepass (after one ran): Rokicki's rule. A sequence's
-/// tail of `togo` moves from a node `nd` moves from H, with a route of `nd` moves into H,
-/// closes a loop shorter than this; such a loop in H is an element of H at most `togo - nd`
-/// of H's own moves long (checked move by move in this module's tests), so the element it
-/// reaches is one `togo - nd` of H's moves from one reached `togo - nd` moves earlier, which
-/// the set holds: the prepass made it so.
+/// than that distance, is left to the prepass (after one ran): Rokicki's rule. A node `nd` moves
+/// from H has a route `m` of `nd` moves into H, reaching an element `Y` of H `togo - nd` moves
+/// before the depth ends; a tail of `togo` moves into H reaches `Y·(m⁻¹·tail)`, and where the
+/// loop `m⁻¹·tail` is this short, it is an element of H at most `togo - nd` of H's own moves
+/// for some route (checked move by move in this module's tests), so the prepass has marked
+/// the element already.
 const SMALL_LOOP: u8 = 5;
 
 /// [`Turns`] by coordinate index.

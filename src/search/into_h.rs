@@ -59,16 +59,6 @@ impl DistanceIntoH {
         entry
     }
 
-    /// Asks for the `count` entries from `start` on, a cache line at a time.
-    pub fn prefetch_entries(&self, start: u64, count: u64) {
-        const PER_LINE: u64 = 128;
-        let mut index = start;
-        while index < start + count + PER_LINE {
-            self.entries.prefetch_nibble(index.min(start + count - 1));
-            index += PER_LINE;
-        }
-    }
-
     /// The index of the table's entries, which [`TurnsIntoH`] shares.
     pub fn product(&self) -> &SymProduct {
         &self.index
@@ -169,73 +159,18 @@ impl TurnsIntoH {
     /// Builds the turns of every entry of `into_h`'s table.
     pub fn new(into_h: DistanceIntoH, phase1: &Phase1Space) -> std::io::Result<TurnsIntoH> {
         let product = into_h.product();
-        let count = product.class_count() as usize * TWISTS as usize;
-        let mut entries = memmap2::MmapMut::map_anon(count * 4)?;
+        let twists = TWISTS as usize;
+        let mut entries = memmap2::MmapMut::map_anon(product.class_count() as usize * twists * 4)?;
         #[cfg(target_os = "linux")]
         let _ = entries.advise(memmap2::Advice::HugePage);
-        let twists = TWISTS as usize;
-        let syms = Symmetry::ud().len();
-        // `[(turn * 16 + symmetry) * twists + twist]`: where in a class's row the twist after
-        // the turn lies, seen through the symmetry (turn 18: no turn).
-        let seen: Vec<u32> = (0..=Move::COUNT)
-            .flat_map(|turn| (0..syms).map(move |symmetry| (turn, symmetry)))
-            .flat_map(|(turn, symmetry)| {
-                (0..TWISTS as u16).map(move |twist| {
-                    let coord = Phase1Coord {
-                        twist,
-                        ..Phase1Coord::default()
-                    };
-                    let twist = match turn {
-                        Move::COUNT => twist,
-                        _ => phase1.apply_coord(coord, turn).twist,
-                    };
-                    product.index_seen(0, symmetry as u8, twist.into()) as u32
-                })
-            })
-            .collect();
-        let row_of = |first: u32, turn: usize| {
-            let (class, symmetry) = (product.class_of(first), product.symmetry(first));
-            let seen = &seen[(turn * syms + usize::from(symmetry)) * twists..][..twists];
-            (u64::from(class) * u64::from(TWISTS), seen)
-        };
+        let seen = twists_seen(product, phase1);
         words_mut(&mut entries)
             .par_chunks_mut(twists)
             .enumerate()
             .for_each_init(
                 || vec![0u8; (Move::COUNT + 1) * twists],
                 |distances, (class, row)| {
-                    let first = product.class_representative(class as u32);
-                    let base = Phase1Coord {
-                        slice: (u64::from(first) / FLIPS) as u16,
-                        flip: (u64::from(first) % FLIPS) as u16,
-                        twist: 0,
-                    };
-                    // A turn takes the whole row to one class: find it once, then read the
-                    // children's distances from its row, a twist at a time. The row itself
-                    // comes last, as turn 18.
-                    // The rows are all asked for first, a line at a time: read in the
-                    // twists' order, each line of each row would be a miss of its own.
-                    let rows: Vec<(u64, &[u32])> = (0..=Move::COUNT)
-                        .map(|turn| {
-                            let first = match turn {
-                                Move::COUNT => first,
-                                _ => flip_slice(phase1.apply_coord(base, turn)),
-                            };
-                            let (start, seen) = row_of(first, turn);
-                            into_h.prefetch_entries(start, u64::from(TWISTS));
-                            (start, seen)
-                        })
-                        .collect();
-                    for (distances, &(start, seen)) in distances.chunks_mut(twists).zip(&rows) {
-                        for (distance, &at) in distances.iter_mut().zip(seen) {
-                            *distance = into_h.distance_at(start + u64::from(at));
-                        }
-                    }
-                    let (children, own) = distances.split_at(Move::COUNT * twists);
-                    for (twist, word) in row.iter_mut().enumerate() {
-                        let turns = Turns::of(own[twist], |turn| children[turn * twists + twist]);
-                        *word = pack(turns);
-                    }
+                    class_turns(&into_h, phase1, &seen, class as u32, distances, row);
                 },
             );
         Ok(TurnsIntoH {
@@ -289,6 +224,68 @@ impl TurnsIntoH {
     /// The turns of a coordinate.
     pub fn turns(&self, c: Phase1Coord) -> Turns {
         self.turns_at(self.entry(c))
+    }
+}
+
+/// `[(turn * 16 + symmetry) * 2187 + twist]`: where in a class's row of twists the twist after
+/// the turn lies, seen through the `symmetry`th of [`Symmetry::ud`] (turn 18: no turn).
+fn twists_seen(product: &SymProduct, phase1: &Phase1Space) -> Vec<u32> {
+    let syms = Symmetry::ud().len() as u8;
+    (0..=Move::COUNT)
+        .flat_map(|turn| (0..syms).map(move |symmetry| (turn, symmetry)))
+        .flat_map(|(turn, symmetry)| {
+            (0..TWISTS as u16).map(move |twist| {
+                let coord = Phase1Coord {
+                    twist,
+                    ..Phase1Coord::default()
+                };
+                let twist = match turn {
+                    Move::COUNT => twist,
+                    _ => phase1.apply_coord(coord, turn).twist,
+                };
+                product.index_seen(0, symmetry, twist.into()) as u32
+            })
+        })
+        .collect()
+}
+
+/// Fills `row` with the turns of `class`'s entries, through `distances` (room for 19 rows of
+/// distances). A turn takes the whole row to one class: that class is found once, and the
+/// children's distances read from its row, a twist at a time; the row itself comes last, as
+/// turn 18.
+fn class_turns(
+    into_h: &DistanceIntoH,
+    phase1: &Phase1Space,
+    seen: &[u32],
+    class: u32,
+    distances: &mut [u8],
+    row: &mut [u32],
+) {
+    let product = into_h.product();
+    let twists = TWISTS as usize;
+    let first = product.class_representative(class);
+    let base = Phase1Coord {
+        slice: (u64::from(first) / FLIPS) as u16,
+        flip: (u64::from(first) % FLIPS) as u16,
+        twist: 0,
+    };
+    for (turn, distances) in distances.chunks_mut(twists).enumerate() {
+        let first = match turn {
+            Move::COUNT => first,
+            _ => flip_slice(phase1.apply_coord(base, turn)),
+        };
+        let (to, symmetry) = (product.class_of(first), product.symmetry(first));
+        let start = u64::from(to) * u64::from(TWISTS);
+        let seen = &seen[(turn * Symmetry::ud().len() + usize::from(symmetry)) * twists..];
+        for (distance, &at) in distances.iter_mut().zip(seen) {
+            *distance = into_h.distance_at(start + u64::from(at));
+        }
+    }
+    let (children, own) = distances.split_at(Move::COUNT * twists);
+    for (twist, word) in row.iter_mut().enumerate() {
+        *word = pack(Turns::of(own[twist], |turn| {
+            children[turn * twists + twist]
+        }));
     }
 }
 

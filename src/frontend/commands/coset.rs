@@ -27,12 +27,11 @@ pub struct CosetArgs {
 /// some position is not within it.
 pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<bool, String> {
     let representative = representative(&args.name)?;
-    missing_tables_of(data_dir, Metric::Htm, &[TableKind::Phase1Sym]).map_err(|e| e.to_string())?;
+    missing_tables(data_dir)?;
     let started = Instant::now();
     let spinner = crate::support::units::spinner("coset");
     spinner.set_message("phase-1 turns");
-    let solver = CosetSolver::new(DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?)
-        .map_err(|e| e.to_string())?;
+    let solver = open_solver(data_dir)?;
     solver
         .check(&representative, &args.limits)
         .map_err(|e| e.to_string())?;
@@ -81,6 +80,17 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
         print_ending(&result, seconds)?;
     }
     Ok(!want_bound || result.bound.is_some())
+}
+
+/// The error naming the command that builds the coset search's table, if it is missing.
+pub fn missing_tables(data_dir: &Path) -> Result<(), String> {
+    missing_tables_of(data_dir, Metric::Htm, &[TableKind::Phase1Sym]).map_err(|e| e.to_string())
+}
+
+/// The coset solver over the tables in `data_dir` (its phase-1 turns built: a few seconds).
+pub fn open_solver(data_dir: &Path) -> Result<CosetSolver, String> {
+    let into_h = DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?;
+    CosetSolver::new(into_h).map_err(|e| e.to_string())
 }
 
 /// The position whose coset `name` names: a move sequence or a 3x3 position.

@@ -77,7 +77,7 @@ enum Command {
         /// prepass goes on to N. Exits 1 if some position is not proven within N. The default
         /// without --exact, with N = 20.
         #[arg(long, value_name = "N", conflicts_with = "exact",
-              value_parser = clap::value_parser!(u32).range(0..=30))]
+              value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::coset::MAX_DEPTH)))]
         bound: Option<u32>,
         /// Count the positions at each exact distance up to --max-depth (phase 1 searched at
         /// every depth).
@@ -85,13 +85,13 @@ enum Command {
         exact: bool,
         /// With --exact, the last depth counted.
         #[arg(long, default_value_t = 16, value_name = "D", requires = "exact",
-              value_parser = clap::value_parser!(u32).range(0..=30))]
+              value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::coset::MAX_DEPTH)))]
         max_depth: u32,
         /// With --bound, the last depth phase 1 searches (deeper costs more, and leaves fewer
         /// positions to the prepass).
         #[arg(long, default_value_t = crate::search::coset::DEFAULT_SEARCH_DEPTH,
               value_name = "D", conflicts_with = "exact",
-              value_parser = clap::value_parser!(u32).range(0..=30))]
+              value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::coset::MAX_DEPTH)))]
         search_depth: u32,
         /// Threads; default: the cores.
         #[arg(long, value_name = "N", value_parser = crate::frontend::cli::parse_threads)]
