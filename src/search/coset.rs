@@ -45,7 +45,7 @@ pub enum CosetError {
         "a coset search needs {needed} of memory for its two bit sets, and this machine has {available} available; close other programs or run it on a machine with more memory"
     )]
     NotEnoughMemory { needed: String, available: String },
-    #[error("cannot reserve memory for the bit sets: {0}")]
+    #[error("cannot reserve memory for the bit sets or the phase-1 turns: {0}")]
     Allocation(std::io::Error),
     #[error(
         "position {index} to watch is not in this coset (its phase-1 coordinate differs from the representative's)"
@@ -179,6 +179,8 @@ pub struct CosetSolver {
     phase1: Phase1Space,
     turns: TurnsIntoH,
     canonical: Canonical,
+    /// H's moves among the 18 face turns, a bit each (by [`Move::index`]).
+    h_moves: u32,
     /// The phase-1 coordinates within [`NEAR`] moves of H, with their distances and what each
     /// move does to it: most of phase 1's nodes are this close to the end, and such a node
     /// turns only the moves that can still arrive, where another reads every child's distance.
@@ -199,11 +201,12 @@ enum Ending {
     OutsideH,
 }
 
-/// How far from H [`CosetSolver::near`] reaches: 95,039 coordinates (7,803 within four).
+/// How far from H [`CosetSolver::near`] reaches: 95,039 coordinates (7,803 within four), a few
+/// MB that stay in the last-level cache where the 564 MB table misses.
 const NEAR: u8 = 5;
 
-/// A node with fewer moves left than this beside its own distance into H, and more moves left
-/// than that distance, is left to the prepass (after one ran): Rokicki's rule. A node `nd` moves
+/// Rokicki's rule: where the prepass ran, a node `distance` moves from H with `left` moves
+/// after it is left to the prepass if `distance < left` and `distance + left < SMALL_LOOP`. A node `nd` moves
 /// from H has a route `m` of `nd` moves into H, reaching an element `Y` of H `togo - nd` moves
 /// before the depth ends; a tail of `togo` moves into H reaches `Y·(m⁻¹·tail)`, and where the
 /// loop `m⁻¹·tail` is this short, it is an element of H at most `togo - nd` of H's own moves
@@ -267,6 +270,9 @@ impl CosetSolver {
             near: near_moves(&phase1),
             phase1,
             canonical: Canonical::new(Metric::Htm, &htm),
+            h_moves: CosetSpace::moves()
+                .iter()
+                .fold(0, |mask, m| mask | 1 << m.index()),
         })
     }
 
@@ -560,7 +566,8 @@ impl CosetSolver {
     #[inline]
     fn children(&self, node: &Node, togo: u8, ending: Ending, mut f: impl FnMut(Node)) {
         let left = togo - 1;
-        let mut allowed = self.canonical.allowed(node.history) & node.turns.arriving(left);
+        let allowed = self.canonical.allowed(node.history) & node.turns.arriving(left);
+        let mut allowed = allowed & self.last_turns(togo, ending);
         let mut children = [(0u8, Phase1Coord::default(), 0u8, TurnsEntry::default()); Move::COUNT];
         let mut count = 0;
         while allowed != 0 {
@@ -598,13 +605,25 @@ impl CosetSolver {
         }
     }
 
-    /// The turns of a coordinate within [`NEAR`] moves of H.
+    /// The turns that may be a sequence's last (`togo` = 1): outside H where the prepass ran.
+    /// Below the root, a node one move from the end is one move from H (Rokicki's rule keeps
+    /// none in H), and no move of H leaves H; the root of a depth-1 run may lie in H.
+    #[inline]
+    fn last_turns(&self, togo: u8, ending: Ending) -> u32 {
+        if togo == 1 && ending == Ending::OutsideH {
+            !self.h_moves
+        } else {
+            u32::MAX
+        }
+    }
+
+    /// The turns of a coordinate within [`NEAR`] moves of H. The map holds every one of them;
+    /// the table answers for any it might lack.
     #[inline]
     fn near_turns(&self, coord: Phase1Coord) -> Turns {
-        match self.near.get(&coord.index()) {
-            Some(&turns) => turns,
-            None => self.turns.turns(coord),
-        }
+        let near = self.near.get(&coord.index());
+        debug_assert!(near.is_some(), "{coord:?} is within {NEAR} moves of H");
+        near.copied().unwrap_or_else(|| self.turns.turns(coord))
     }
 
     /// Up to [`LISTED_UNSOLVED`] positions of the coset whose elements `set` lacks.
@@ -722,7 +741,9 @@ impl Walk<'_, '_, '_> {
         let solver = self.solver;
         if togo == 1 {
             // The last turns: those that arrive in H. No child of theirs is read.
-            let mut last = solver.canonical.allowed(node.history) & node.turns.arriving(0);
+            let mut last = solver.canonical.allowed(node.history)
+                & node.turns.arriving(0)
+                & solver.last_turns(1, self.ending);
             while last != 0 {
                 let turn = last.trailing_zeros() as usize;
                 last &= last - 1;

@@ -40,23 +40,14 @@ impl DistanceIntoH {
     /// The exact number of moves from a phase-1 coordinate into H.
     #[inline(always)]
     pub fn distance(&self, c: Phase1Coord) -> u8 {
-        self.distance_at(self.entry(c))
+        self.distance_at(self.index.index(flip_slice(c), c.twist.into()))
     }
 
-    /// Asks for what [`DistanceIntoH::entry`] reads first: the class of the coordinate's
+    /// Asks for what an entry's index reads first: the class of the coordinate's
     /// flip-and-slice part (a 4 MB table).
     #[inline(always)]
     pub fn prefetch_class(&self, c: Phase1Coord) {
         self.index.prefetch(flip_slice(c));
-    }
-
-    /// The table entry of a phase-1 coordinate, its byte asked for: a search that reads several
-    /// entries at once finds them all first, so that their misses overlap.
-    #[inline(always)]
-    pub fn entry(&self, c: Phase1Coord) -> u64 {
-        let entry = self.index.index(flip_slice(c), c.twist.into());
-        self.entries.prefetch_nibble(entry);
-        entry
     }
 
     /// The index of the table's entries, which [`TurnsIntoH`] shares.
@@ -64,7 +55,7 @@ impl DistanceIntoH {
         &self.index
     }
 
-    /// The distance at an entry found by [`DistanceIntoH::entry`].
+    /// The distance at entry `entry` of the table.
     #[inline(always)]
     pub fn distance_at(&self, entry: u64) -> u8 {
         self.entries.nibble(entry)
@@ -73,7 +64,8 @@ impl DistanceIntoH {
 
 /// A phase-1 coordinate's distance into H and what each turn does to it, a bit per turn (by
 /// [`Move::index`]): the turns that lower the distance and those that keep it; the rest raise
-/// it by one.
+/// it by one. `lowers` and `keeps` are disjoint, `lowers` is empty in H, and the distance is at
+/// most 12 (phase 1's diameter), so that it packs in a nibble.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turns {
     pub distance: u8,
@@ -127,6 +119,7 @@ impl Turns {
     }
 }
 
+/// Every turn, a bit each.
 const ALL_TURNS: u32 = (1 << Move::COUNT) - 1;
 
 /// [`Turns`] for every entry of the `phase1-sym` table, four bytes an entry (564 MB), so that
@@ -153,6 +146,7 @@ pub struct TurnsIntoH {
     decode: Vec<u64>,
 }
 
+/// Faces of the cube, a nibble each in an entry.
 const FACES: usize = 6;
 
 impl TurnsIntoH {
@@ -341,12 +335,14 @@ fn decode_table() -> Vec<u64> {
     decode
 }
 
+/// The turns table's words.
 fn words(map: &memmap2::MmapMut) -> &[u32] {
     // SAFETY: an anonymous mapping is page-aligned, its length a multiple of four (see
     // `TurnsIntoH::new`), and it lives as long as the borrow.
     unsafe { std::slice::from_raw_parts(map.as_ptr().cast::<u32>(), map.len() / 4) }
 }
 
+/// The turns table's words, to fill.
 fn words_mut(map: &mut memmap2::MmapMut) -> &mut [u32] {
     // SAFETY: as in `words`, the borrow being unique.
     unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr().cast::<u32>(), map.len() / 4) }
