@@ -45,6 +45,8 @@ pub enum CosetError {
         "a coset search needs {needed} of memory for its two bit sets, and this machine has {available} available; close other programs or run it on a machine with more memory"
     )]
     NotEnoughMemory { needed: String, available: String },
+    #[error("a coset search goes at most {MAX_DEPTH} moves deep, not {asked} (God's number is 20)")]
+    TooDeep { asked: u32 },
     #[error("cannot reserve memory for the bit sets or the phase-1 turns: {0}")]
     Allocation(std::io::Error),
     #[error(
@@ -291,8 +293,13 @@ impl CosetSolver {
         )
     }
 
-    /// Checks that a run can start: memory for two sets, and a depth the coset reaches.
+    /// Checks that a run can start: a depth within [`MAX_DEPTH`] that the coset reaches, and
+    /// memory for two sets.
     pub fn check(&self, representative: &Cube3, limits: &CosetLimits) -> Result<(), CosetError> {
+        let deepest = limits.max_depth.max(limits.search_depth);
+        if deepest > MAX_DEPTH {
+            return Err(CosetError::TooDeep { asked: deepest });
+        }
         let reach = self.reach(representative);
         if limits.max_depth < reach {
             return Err(CosetError::BelowReach {

@@ -192,6 +192,11 @@ fn cosets_are_named_and_checked() {
     assert!(in_subgroup(&cube("U R2 D' F2")));
     assert!(!in_subgroup(&cube("R")));
     let r = cube("R");
+    let too_deep = solver().check(&r, &CosetLimits::exact(300)).unwrap_err();
+    assert!(
+        too_deep.to_string().contains("at most 30 moves deep"),
+        "{too_deep}"
+    );
     let limits = CosetLimits::exact(0);
     let error = solver().check(&r, &limits).unwrap_err();
     assert!(
