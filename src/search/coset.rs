@@ -696,7 +696,7 @@ impl<'a> Marks<'a> {
 
     #[inline]
     fn push(&mut self, place: Place) {
-        crate::space::prefetch(self.cells, place.cell as usize);
+        crate::support::prefetch(self.cells, place.cell as usize);
         if self.filled == Marks::AHEAD {
             let oldest = self.pending[self.next];
             self.mark(oldest);
