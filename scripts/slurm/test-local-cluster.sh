@@ -3,7 +3,8 @@
 # (slurmctld and slurmd on 127.0.0.1, with munge), submits a sharded 2x2 and 3x3 experiment
 # through submit.sh as 4-task arrays, waits for the merges, and checks that each merged result
 # equals the same experiment solved by one process (same positions, statuses, lengths and
-# solutions). Installs Debian's slurm-wlm and munge first if they are missing (needs root or
+# solutions); then runs three cosets of H through submit-cosets.sh as a 2-task array and checks
+# that the merged counts equal the same cosets run one by one. Installs Debian's slurm-wlm and munge first if they are missing (needs root or
 # sudo, and the Debian registry). Everything it starts is stopped when it ends.
 # Usage: scripts/slurm/test-local-cluster.sh   (from anywhere; builds the binaries if needed)
 set -euo pipefail
@@ -85,7 +86,7 @@ say "one-node cluster up ($host, $cpus CPUs)"
 cargo test --release --quiet --no-run
 bin=$root/target/release
 data=$work/data
-"$bin/gen-tables" --data-dir "$data" 2x2 ud-f4 >"$work/log/gen-tables.log" 2>&1 ||
+"$bin/gen-tables" --data-dir "$data" 2x2 ud-f4 phase1-sym >"$work/log/gen-tables.log" 2>&1 ||
   { cat "$work/log/gen-tables.log"; exit 1; }
 
 # Short 3x3 scrambles, the same on every run: 8 moves each, drawn by a seeded generator.
@@ -135,4 +136,37 @@ for x, y in zip(a, b):
 print(f"slurm test: {len(a)} positions from 4 shards equal one process's")
 PY
 done
+# Whole cosets: three symmetry classes from the list, exact to depth 12, over two tasks that
+# run one after the other (each maps about 7 GB, so one at a time: a task takes every CPU).
+wait_for() {
+  for _ in $(seq 1200); do
+    case $(squeue -h -j "$1" -o %T 2>/dev/null) in
+      PENDING | RUNNING | COMPLETING | CONFIGURING) sleep 0.5 ;;
+      *) break ;;
+    esac
+  done
+}
+"$bin/cubelab" cosets --data-dir "$data" --from 1000000 --count 3 >"$work/cosets.txt"
+coset_args=(--exact --max-depth 12)
+out=$work/cosets
+jobs=$(CUBELAB_BIN=$bin CUBELAB_DATA=$data CUBELAB_OUT=$out \
+  scripts/slurm/submit-cosets.sh 2 "$work/cosets.txt" --cpus-per-task="$cpus" -- "${coset_args[@]}")
+say "cosets: $jobs"
+wait_for "$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')"
+if [ ! -s "$out/merged.json" ]; then
+  say "cosets: no merged result"; tail -n 20 "$out"/logs/* "$work"/log/*.log; exit 1
+fi
+while IFS= read -r name; do
+  "$bin/cubelab" coset --data-dir "$data" --json "${coset_args[@]}" -- "$name"
+done <"$work/cosets.txt" >"$work/single-cosets.jsonl"
+"$bin/stats" cosets --json "$work/single-cosets.jsonl" >"$work/single-merged.json"
+python3 - "$out/merged.json" "$work/single-merged.json" <<'PY'
+import json, sys
+merged, single = (json.load(open(path)) for path in sys.argv[1:])
+assert merged["runs"] == 3 and merged["repeated"] == [], merged
+assert merged["counts"] == single["counts"] and len(merged["counts"]) == 13, (merged, single)
+assert merged["weighted"] == single["weighted"] and merged["cosets"] == single["cosets"]
+assert sum(merged["counts"]) > 0
+print(f"slurm test: 3 cosets from 2 tasks equal one process's: {merged['counts'][-4:]}")
+PY
 say "passed"

@@ -100,7 +100,8 @@ pub struct DepthCount {
     pub count: u64,
     /// Positions reached within this depth.
     pub total: u64,
-    /// Whether phase 1 searched this depth (so that every count up to it is exact).
+    /// Whether every count up to this depth is an exact distance: phase 1 searched every depth
+    /// so far, or this one's prepass filled the set after depths that were exact.
     pub exact: bool,
     /// Phase-1 sequences that reached H at this depth (each marks one element).
     pub sequences: u64,
@@ -366,7 +367,11 @@ impl CosetSolver {
                 total = self.prepass(&old, &mut new);
             }
             let prepass_seconds = prepass_began.elapsed().as_secs_f64();
-            let (sequences, marked) = if searched {
+            // A prepass that fills the set leaves phase 1 nothing to find: every element left
+            // after the depth before is within this depth, so at exactly this distance where
+            // the depths before were exact.
+            let filled = prepass && total == ELEMENTS;
+            let (sequences, marked) = if searched && !filled {
                 let ending = if prepass {
                     Ending::OutsideH
                 } else {
@@ -381,7 +386,7 @@ impl CosetSolver {
                 depth,
                 count: total - previous,
                 total,
-                exact: depths.iter().all(|d: &DepthCount| d.exact) && searched,
+                exact: depths.iter().all(|d: &DepthCount| d.exact) && (searched || filled),
                 sequences,
                 seconds: began.elapsed().as_secs_f64(),
                 prepass_seconds,

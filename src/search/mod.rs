@@ -2,6 +2,7 @@
 
 pub mod canonical;
 pub mod coset;
+pub mod cosets;
 pub mod descent;
 pub mod heuristic;
 pub mod ida;

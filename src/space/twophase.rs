@@ -304,6 +304,31 @@ impl SymProduct {
         u64::from(class) * per_class + u64::from(self.smallest(class, second))
     }
 
+    /// The coordinates of the position at `index`: its first coordinate (its class's
+    /// representative) and its second, seen through the symmetry that took the first there.
+    pub fn values_at(&self, index: u64) -> (u32, u32) {
+        let per_class = u64::from(self.second_values);
+        let class = (index / per_class) as u32;
+        (
+            self.classes.representative(class),
+            (index % per_class) as u32,
+        )
+    }
+
+    /// How many distinct positions (pairs of coordinates) are conjugates of the one at
+    /// `index` by the U-D symmetries: 16 over the number of them that fix it, which are those
+    /// fixing its class's representative that also fix its second coordinate.
+    pub fn orbit_size(&self, index: u64) -> u64 {
+        let per_class = u64::from(self.second_values);
+        let class = (index / per_class) as u32;
+        let second = (index % per_class) as u32;
+        let stabilizer = self.classes.stabilizer(class);
+        let fixing = (0..SYMS as u8)
+            .filter(|&s| stabilizer >> s & 1 == 1 && self.conjugate_second(second, s) == second)
+            .count();
+        (SYMS / fixing) as u64
+    }
+
     /// How many positions each entry of `class` stands for, over the entries of one
     /// representative: 16 over the size of its stabilizer.
     pub fn class_weight(&self, class: u32) -> u64 {

@@ -8,6 +8,7 @@ use cubelab::catalogue::TableKind;
 use cubelab::model::cube::{Cube3, Metric, Move, Rotation};
 use cubelab::model::notation::parse_moves;
 use cubelab::search::coset::{CosetLimits, CosetResult, CosetSolver, Progress};
+use cubelab::search::cosets::{CosetList, name_of};
 use cubelab::search::into_h::{DistanceIntoH, Turns};
 use cubelab::space::coset::{CosetSpace, in_subgroup};
 use cubelab::space::phase1::{Phase1Coord, Phase1Space};
@@ -236,6 +237,10 @@ fn the_coset_command_counts_and_refuses_bad_input() {
     let counts: Vec<u64> = serde_json::from_value(json["counts"].clone()).unwrap();
     assert_eq!(counts, published_identity_coset()[..=5]);
     assert_eq!(json["bound"], serde_json::Value::Null);
+    // H is a class of its own.
+    let identity = CosetList::new().number_of(Phase1Coord::of(&Cube3::SOLVED));
+    assert_eq!(json["class"], identity);
+    assert_eq!(json["class_cosets"], 1);
     // Within 3 moves is not every position of H: status 1, the unreached counted.
     let out = run(&["--bound", "3", "--csv", "U"]);
     assert_eq!(out.status.code(), Some(1));
@@ -263,4 +268,150 @@ fn the_coset_command_counts_and_refuses_bad_input() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("gen-tables"));
+}
+
+/// Each listed class is named by a shortest sequence into its coset: the sequence's phase-1
+/// coordinate is the class's, and its length the coset's distance into H.
+#[test]
+fn listed_cosets_are_named_by_shortest_sequences() {
+    let into_h = solver().turns().distances();
+    let phase1 = Phase1Space::new(Metric::Htm);
+    let list = CosetList::new();
+    let step = list.len() / 499;
+    for number in (0..list.len()).step_by(step as usize).chain([1, 2, 3]) {
+        let c = list.coordinate(number).unwrap();
+        let name = name_of(c, &phase1, into_h).unwrap();
+        assert_eq!(
+            Phase1Coord::of(&Cube3::from_moves(&name)),
+            c,
+            "class {number}"
+        );
+        assert_eq!(
+            name.len(),
+            usize::from(into_h.distance(c)),
+            "class {number}"
+        );
+        assert_eq!(list.number_of(c), number);
+    }
+    let identity = list.number_of(Phase1Coord::of(&Cube3::SOLVED));
+    let named = name_of(list.coordinate(identity).unwrap(), &phase1, into_h).unwrap();
+    assert!(named.is_empty());
+}
+
+/// `cubelab cosets`: the count, a slice of the list as names `cubelab coset` reads back into
+/// the same classes, and a clear error past the end.
+#[test]
+fn the_cosets_command_counts_and_lists() {
+    let cosets = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_cubelab"))
+            .arg("cosets")
+            .args(["--data-dir", data_dir().to_str().unwrap()])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = cosets(&["--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["distinct"], 138_639_780);
+    assert_eq!(json["cosets"], 2_217_093_120u64);
+    let out = cosets(&["--from", "1000000", "--count", "4", "--csv"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows[0], "class,moves,cosets,distance");
+    assert_eq!(rows.len(), 5, "{csv}");
+    let list = CosetList::new();
+    for (row, number) in rows[1..].iter().zip(1_000_000u64..) {
+        let fields: Vec<&str> = row.split(',').collect();
+        assert_eq!(fields[0], number.to_string());
+        let named = Phase1Coord::of(&cube(fields[1]));
+        assert_eq!(list.number_of(named), number, "{row}");
+        assert_eq!(fields[2], list.cosets_in(number).unwrap().to_string());
+    }
+    // H, whose shortest name is empty, is named by a move of H.
+    let identity = list.number_of(Phase1Coord::of(&Cube3::SOLVED)).to_string();
+    let out = cosets(&["--from", &identity, "--count", "1"]);
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "U\n");
+    let out = cosets(&["--from", "138639780", "--count", "1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("past the last class (138639779)"));
+}
+
+/// `stats cosets`: runs merged, a reference matched at its start, a chart drawn; a class run
+/// twice or counts that differ from the reference exit 1, a file that holds no run exits 2.
+#[test]
+fn the_stats_cosets_command_merges_and_compares() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |class: u64, counts: &[u64]| {
+        serde_json::json!({"coset": "R", "class": class, "class_cosets": 16, "counts": counts,
+            "reached": counts, "bound": null, "unsolved": 5, "seconds": 2.0})
+        .to_string()
+    };
+    let runs = dir.path().join("runs.jsonl");
+    std::fs::write(
+        &runs,
+        format!("{}\n{}\n", run(1, &[1, 10]), run(2, &[0, 0, 67])),
+    )
+    .unwrap();
+    let reference = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/coset_identity_htm.csv");
+    let chart = dir.path().join("chart.svg");
+    let stats = |args: &[&std::ffi::OsStr]| {
+        Command::new(env!("CARGO_BIN_EXE_stats"))
+            .arg("cosets")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = stats(&[
+        runs.as_os_str(),
+        "--reference".as_ref(),
+        reference.as_os_str(),
+        "--chart".as_ref(),
+        chart.as_os_str(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(
+        stdout
+            .contains("equal the reference's at depths 0 to 1 (the reference's last depth is 18)"),
+        "{stdout}"
+    );
+    assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
+    // Class 1 twice, and counts that are not the reference's.
+    std::fs::write(
+        &runs,
+        format!("{}\n{}\n", run(1, &[1, 10]), run(1, &[1, 11])),
+    )
+    .unwrap();
+    let out = stats(&[runs.as_os_str(), "--json".as_ref()]);
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["repeated"], serde_json::json!([1]));
+    std::fs::write(&runs, run(3, &[1, 11])).unwrap();
+    let out = stats(&[
+        runs.as_os_str(),
+        "--reference".as_ref(),
+        reference.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("DIFFER from the reference, first at depth 1")
+    );
+    std::fs::write(&runs, "{\"not\": \"a run\"}\n").unwrap();
+    let out = stats(&[runs.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("line 1: not a run of `cubelab coset --json`")
+    );
 }

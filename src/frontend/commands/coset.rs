@@ -4,11 +4,15 @@
 use crate::catalogue::TableKind;
 use crate::model::cube::Cube3;
 use crate::model::cube::Metric;
+use crate::model::notation::format_moves;
 use crate::model::position::{Form, Position, Puzzle, parse_position};
 use crate::search::coset::{CosetLimits, CosetResult, CosetSolver, DepthCount, Progress};
+use crate::search::cosets::{COSETS, CosetList, DISTINCT_COSETS, name_of};
 use crate::search::heuristic::missing_tables_of;
 use crate::search::into_h::DistanceIntoH;
+use crate::space::phase1::{Phase1Coord, Phase1Space};
 use crate::support::units::thousands;
+use rayon::prelude::*;
 use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
@@ -30,6 +34,8 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
     missing_tables(data_dir)?;
     let started = Instant::now();
     let spinner = crate::support::units::spinner("coset");
+    spinner.set_message("symmetry class");
+    let class = Class::of(&representative);
     spinner.set_message("phase-1 turns");
     let solver = open_solver(data_dir)?;
     solver
@@ -39,7 +45,7 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
     let stop = AtomicBool::new(false);
     let table = !args.json && !args.csv;
     if table {
-        print_header(&args.name)?;
+        print_header(&args.name, &class)?;
     }
     // The table's rows are printed as their depths end (a deep run takes minutes a depth); a
     // failed write stops the run after the depth it failed at.
@@ -73,7 +79,7 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
     written?;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
-        crate::outln!("{}", json(&args.name, &result, seconds))?;
+        crate::outln!("{}", json(&args.name, &class, &result, seconds))?;
     } else if args.csv {
         print_csv(&result)?;
     } else {
@@ -104,9 +110,31 @@ pub fn representative(name: &str) -> Result<Cube3, String> {
     }
 }
 
+/// A coset's symmetry class (see [`crate::search::cosets`]).
+pub struct Class {
+    /// Its number among the symmetry-distinct cosets.
+    pub number: u64,
+    /// How many cosets it stands for.
+    pub cosets: u64,
+}
+
+impl Class {
+    /// The class of the coset of `representative` (numbering the classes takes a second).
+    pub fn of(representative: &Cube3) -> Class {
+        let list = CosetList::new();
+        let number = list.number_of(Phase1Coord::of(representative));
+        Class {
+            number,
+            cosets: list.cosets_in(number).unwrap_or(1),
+        }
+    }
+}
+
 /// The run as one JSON object: `counts` holds the exact counts (index = depth) for the depths
-/// phase 1 searched, `reached` the positions first reached at every depth run.
-pub fn json(name: &str, result: &CosetResult, seconds: f64) -> serde_json::Value {
+/// phase 1 searched, `reached` the positions first reached at every depth run; `class` and
+/// `class_cosets` say which symmetry class the coset is in and how many cosets that class
+/// stands for (the weight of its counts in a whole-cube merge).
+pub fn json(name: &str, class: &Class, result: &CosetResult, seconds: f64) -> serde_json::Value {
     let exact: Vec<u64> = result
         .depths
         .iter()
@@ -120,6 +148,8 @@ pub fn json(name: &str, result: &CosetResult, seconds: f64) -> serde_json::Value
         .collect();
     serde_json::json!({
         "coset": name,
+        "class": class.number,
+        "class_cosets": class.cosets,
         "counts": exact,
         "reached": result.depths.iter().map(|d| d.count).collect::<Vec<_>>(),
         "depths": result.depths,
@@ -147,8 +177,14 @@ fn print_csv(result: &CosetResult) -> Result<(), String> {
     Ok(())
 }
 
-fn print_header(name: &str) -> Result<(), String> {
-    crate::outln!("coset of H·({name})")?;
+fn print_header(name: &str, class: &Class) -> Result<(), String> {
+    crate::outln!(
+        "coset of H·({name}): symmetry class {} of {}, standing for {} coset{}",
+        thousands(class.number),
+        thousands(DISTINCT_COSETS),
+        class.cosets,
+        if class.cosets == 1 { "" } else { "s" }
+    )?;
     crate::outln!(
         "{:>5}  {:>15}  {:>16}  {:>15}  {:>9}  {:>9}",
         "depth",
@@ -186,5 +222,136 @@ fn print_ending(result: &CosetResult, seconds: f64) -> Result<(), String> {
             thousands(result.unsolved),
             seconds
         ),
+    }
+}
+
+/// What `cubelab cosets` prints.
+#[derive(Clone, Copy, Debug)]
+pub struct ListArgs {
+    /// The first class listed.
+    pub from: u64,
+    /// How many classes to list; `None` prints the count of classes instead.
+    pub count: Option<u64>,
+    pub json: bool,
+    pub csv: bool,
+}
+
+/// `cubelab cosets`: the symmetry-distinct cosets of H, counted or listed (each named by a
+/// shortest move sequence, which `cubelab coset` takes).
+pub fn run_cosets(data_dir: &Path, args: &ListArgs) -> Result<(), String> {
+    let Some(count) = args.count else {
+        return print_count(&CosetList::new(), args);
+    };
+    missing_tables(data_dir)?;
+    let into_h = DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?;
+    let list = CosetList::new();
+    if args.from >= list.len() {
+        return Err(format!(
+            "--from {} is past the last class ({}): the classes are numbered 0 to {}",
+            args.from,
+            list.len() - 1,
+            list.len() - 1
+        ));
+    }
+    let end = args.from.saturating_add(count).min(list.len());
+    let phase1 = Phase1Space::new(Metric::Htm);
+    if args.csv {
+        crate::outln!("class,moves,cosets,distance")?;
+    }
+    let bar = crate::support::units::progress_bar(end - args.from, "cosets");
+    // Named in parallel a chunk at a time, printed in order.
+    const CHUNK: u64 = 1 << 14;
+    for chunk in (args.from..end).step_by(CHUNK as usize) {
+        let rows: Vec<ListedCoset> = (chunk..(chunk + CHUNK).min(end))
+            .into_par_iter()
+            .map(|number| ListedCoset::of(&list, number, &phase1, &into_h))
+            .collect::<Result<_, _>>()?;
+        for row in &rows {
+            bar.suspend(|| row.print(args))?;
+        }
+        bar.inc(rows.len() as u64);
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+fn print_count(list: &CosetList, args: &ListArgs) -> Result<(), String> {
+    let distinct = list.len();
+    if args.json {
+        crate::outln!(
+            "{}",
+            serde_json::json!({"cosets": COSETS, "distinct": distinct, "published": DISTINCT_COSETS})
+        )
+    } else if args.csv {
+        crate::outln!("cosets,distinct\n{COSETS},{distinct}")
+    } else {
+        crate::outln!(
+            "{} cosets of H, {} up to the 16 symmetries that keep H (published: {}); \
+             list them with --count N [--from K]",
+            thousands(COSETS),
+            thousands(distinct),
+            thousands(DISTINCT_COSETS)
+        )
+    }
+}
+
+/// One class of the list.
+struct ListedCoset {
+    number: u64,
+    moves: String,
+    cosets: u64,
+    distance: usize,
+}
+
+impl ListedCoset {
+    fn of(
+        list: &CosetList,
+        number: u64,
+        phase1: &Phase1Space,
+        into_h: &DistanceIntoH,
+    ) -> Result<ListedCoset, String> {
+        let unknown = || format!("class {number} has no coordinate (the list is shorter)");
+        let c = list.coordinate(number).ok_or_else(unknown)?;
+        let moves = name_of(c, phase1, into_h).ok_or_else(|| {
+            "the phase1-sym table is not exact (a coordinate has no turn closer to H); \
+             rebuild it with `gen-tables --force phase1-sym`"
+                .to_string()
+        })?;
+        Ok(ListedCoset {
+            number,
+            distance: moves.len(),
+            moves: coset_name(&moves),
+            cosets: list.cosets_in(number).ok_or_else(unknown)?,
+        })
+    }
+
+    fn print(&self, args: &ListArgs) -> Result<(), String> {
+        if args.json {
+            crate::outln!(
+                "{}",
+                serde_json::json!({"class": self.number, "moves": self.moves,
+                    "cosets": self.cosets, "distance": self.distance})
+            )
+        } else if args.csv {
+            crate::outln!(
+                "{},{},{},{}",
+                self.number,
+                self.moves,
+                self.cosets,
+                self.distance
+            )
+        } else {
+            crate::outln!("{}", self.moves)
+        }
+    }
+}
+
+/// A coset's name as `cubelab coset` reads it: the moves, or `U` (a move of H) for H itself,
+/// whose shortest name is empty.
+pub fn coset_name(moves: &[crate::model::cube::Move]) -> String {
+    if moves.is_empty() {
+        "U".to_string()
+    } else {
+        format_moves(moves)
     }
 }

@@ -2,7 +2,7 @@
 //! cube editor; `cubelab load-test` measures a running server.
 
 use crate::catalogue::TableKind;
-use crate::frontend::commands::coset::{CosetArgs, run_coset};
+use crate::frontend::commands::coset::{CosetArgs, ListArgs, run_coset, run_cosets};
 use crate::frontend::serve::load::{self, Call, Plan, Report};
 use crate::frontend::serve::{Limits, Server};
 use crate::search::coset::CosetLimits;
@@ -107,6 +107,29 @@ enum Command {
         #[arg(long)]
         csv: bool,
     },
+    /// The cosets of H up to the 16 symmetries that keep it (138,639,780 classes, each standing
+    /// for 1 to 16 of the 2,217,093,120 cosets, all with the same distribution): their count,
+    /// or with --count a slice of their list, each class named by a shortest move sequence of
+    /// its coset, one per line (what `cubelab coset` and scripts/slurm/submit-cosets.sh take).
+    Cosets {
+        /// The first class listed (classes are numbered from 0).
+        #[arg(long, default_value_t = 0, value_name = "K", requires = "count")]
+        from: u64,
+        /// List N classes from --from (fewer at the end of the list); without it, print how
+        /// many classes there are.
+        #[arg(long, value_name = "N")]
+        count: Option<u64>,
+        /// Directory holding the tables (the list's names read phase1-sym).
+        #[arg(long, default_value_os_t = crate::table::default_data_dir())]
+        data_dir: PathBuf,
+        /// One JSON object per class: class, moves, cosets (how many it stands for), distance
+        /// (moves into H).
+        #[arg(long, conflicts_with = "csv")]
+        json: bool,
+        /// CSV rows: class,moves,cosets,distance.
+        #[arg(long)]
+        csv: bool,
+    },
     /// Load a running server with 2x2 solves, short optimal 3x3 solves and bad requests, each
     /// for --duration seconds (or --max-requests), and report requests per second and latency
     /// percentiles. Exits 1 if a good request failed, a bad one got anything but its 4xx, or
@@ -144,7 +167,9 @@ pub fn run(args: Args) -> ExitCode {
         );
     }
     let result = match args.command {
-        None => Err("name a command: serve, load-test or coset (see cubelab --help)".to_string()),
+        None => Err(
+            "name a command: serve, load-test, coset or cosets (see cubelab --help)".to_string(),
+        ),
         Some(Command::Coset {
             moves,
             bound,
@@ -176,6 +201,22 @@ pub fn run(args: Args) -> ExitCode {
             };
             pool.and_then(|()| run_coset(&data_dir, &args, !exact))
         }
+        Some(Command::Cosets {
+            from,
+            count,
+            data_dir,
+            json,
+            csv,
+        }) => run_cosets(
+            &data_dir,
+            &ListArgs {
+                from,
+                count,
+                json,
+                csv,
+            },
+        )
+        .map(|()| true),
         Some(Command::Serve {
             port,
             bind,

@@ -2,5 +2,6 @@
 //! of solved positions and their summaries).
 
 pub mod chart;
+pub mod cosets;
 pub mod experiment;
 pub mod picture;

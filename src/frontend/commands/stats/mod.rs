@@ -1,8 +1,10 @@
 //! stats: distance distributions of the tables and summaries of experiments.
 
+mod cosets;
 mod experiment;
 mod plot;
 mod tables;
+use cosets::*;
 use experiment::*;
 use plot::*;
 use tables::*;
@@ -110,6 +112,30 @@ enum Command {
         #[arg(long, value_name = "SIX COLOURS")]
         colours: Option<String>,
     },
+    /// Runs of `cubelab coset --json` (one object per line; files, or directories of *.jsonl
+    /// files, such as the shards of scripts/slurm/submit-cosets.sh) merged into one table: the
+    /// exact counts summed over the depths every run made exact, the same weighted by the
+    /// cosets each run's symmetry class stands for, and the positions reached. Exits 1 if a
+    /// class was run twice or the exact counts differ from the start of --reference.
+    Cosets {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// One JSON object instead of the table.
+        #[arg(long)]
+        json: bool,
+        /// Also draw the exact counts (log scale), beside the reference's, into FILE (.png or
+        /// .svg).
+        #[arg(long, value_name = "FILE")]
+        chart: Option<PathBuf>,
+        /// A published distribution to compare the exact counts with: a CSV file of
+        /// depth,count rows (e.g. ../shared/reference/coset_identity_htm.csv for H itself).
+        #[arg(long, value_name = "CSV")]
+        reference: Option<PathBuf>,
+        /// The reference's column holding the counts (the depth is column 1).
+        #[arg(long, default_value_t = 2, value_name = "N", requires = "reference",
+              value_parser = clap::value_parser!(u64).range(2..=64))]
+        column: u64,
+    },
     /// Check a devil's algorithm (`gen-tables --circuit`): applied to the solved position, its
     /// moves must reach every position of the group its header names exactly once and then
     /// the solved position again. Exits 1 if the file is no such circuit.
@@ -133,7 +159,7 @@ pub fn run(args: Args) -> ExitCode {
     let data_dir = args.data_dir;
     let Some(command) = args.command else {
         eprintln!(
-            "stats: error: name a command: tables, experiment, plot, draw or circuit (see stats --help)"
+            "stats: error: name a command: tables, experiment, cosets, plot, draw or circuit (see stats --help)"
         );
         return ExitCode::from(2);
     };
@@ -164,6 +190,18 @@ pub fn run(args: Args) -> ExitCode {
             colours,
         } => draw(&position, &out, puzzle, colours.as_deref()),
         Command::Circuit { file, json } => circuit(&file, json),
+        Command::Cosets {
+            files,
+            json,
+            chart,
+            reference,
+            column,
+        } => cosets(&CosetsArgs {
+            files: &files,
+            json,
+            chart: chart.as_deref(),
+            reference: reference.as_deref().map(|r| (r, column as usize - 1)),
+        }),
     };
     crate::frontend::cli::exit_status("stats", result)
 }
