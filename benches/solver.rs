@@ -72,12 +72,12 @@ fn bench_tables(
                 dual,
                 ..SearchLimits::default()
             };
-            let result = solver.solve(&cube, limits, |_| {}).expect("solves");
+            let result = solver.solve(&cube, limits.clone(), |_| {}).expect("solves");
             let length = result.solutions[0].len();
             let lookup = if dual { "dual" } else { "direct only" };
             group.throughput(Throughput::Elements(result.nodes()));
             group.bench_function(format!("length {length}, {lookup}: {text}"), |b| {
-                b.iter(|| solver.solve(&cube, limits, |_| {}).expect("solves"))
+                b.iter(|| solver.solve(&cube, limits.clone(), |_| {}).expect("solves"))
             });
         }
     }

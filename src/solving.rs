@@ -50,7 +50,7 @@ impl Method {
 }
 
 /// What is asked of a search, beyond the position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Request {
     pub metric: Metric,
     pub method: Method,
@@ -62,6 +62,9 @@ pub struct Request {
     pub max_length: Option<u32>,
     /// 3x3: give up after this long.
     pub timeout: Option<Duration>,
+    /// 3x3 optimal: give up, as at the timeout, once this is set (the server sets it when the
+    /// client that asked has gone).
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     /// Two-phase: go on improving for this long.
     pub budget: Option<Duration>,
     /// 3x3 optimal: see [`SearchLimits`].
@@ -82,6 +85,7 @@ impl Default for Request {
             all: false,
             max_length: None,
             timeout: None,
+            cancel: None,
             budget: None,
             deterministic: false,
             dual: true,
@@ -586,6 +590,7 @@ fn solve_cube(
     let limits = SearchLimits {
         max_length: request.max_length,
         timeout: request.timeout,
+        cancel: request.cancel.clone(),
         all: request.all,
         dual: request.dual,
         deterministic: request.deterministic,

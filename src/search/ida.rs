@@ -16,17 +16,19 @@ use super::symmetry::PositionSymmetry;
 use super::walk::{FAR_END, Frame, Node, NodeOf, Prefix, Shared, Walk};
 use crate::model::cube::{Cube3, Metric, Move, merge_same_face};
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Limits on one search.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct SearchLimits {
     /// Give up rather than search beyond this length.
     pub max_length: Option<u32>,
     /// Give up after this long.
     pub timeout: Option<Duration>,
+    /// Give up, as at the timeout, once this is set (by a caller whose client left).
+    pub cancel: Option<Arc<AtomicBool>>,
     /// Find every optimal solution, not just the first.
     pub all: bool,
     /// Also bound each node by the heuristic of its inverse position (same distance), for the
@@ -307,6 +309,7 @@ impl<H: Heuristic> Ida<H> {
             first_found: AtomicUsize::new(usize::MAX),
             aborted: AtomicBool::new(false),
             deadline,
+            cancel: limits.cancel.clone(),
         };
         let frame_count = usize::from(bound) + 1;
         let root = Node::root(

@@ -157,6 +157,8 @@ pub struct Shared {
     pub first_found: AtomicUsize,
     pub aborted: AtomicBool,
     pub deadline: Option<Instant>,
+    /// Set from outside to stop the search as at the deadline.
+    pub cancel: Option<std::sync::Arc<AtomicBool>>,
 }
 
 /// A partial path from the root: where a subtree searched in parallel starts.
@@ -517,10 +519,14 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     }
 
     fn check_deadline(&self) -> bool {
-        if let Some(deadline) = self.shared.deadline
-            && Instant::now() >= deadline
+        let shared = self.shared;
+        let cancelled = shared.cancel.as_ref().is_some_and(|c| c.load(Relaxed));
+        if cancelled
+            || shared
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
         {
-            self.shared.aborted.store(true, Relaxed);
+            shared.aborted.store(true, Relaxed);
         }
         self.stopped()
     }

@@ -85,7 +85,7 @@ fn every_optimal_solution_once() {
         all: true,
         ..SearchLimits::default()
     };
-    let result = solver.solve(&position, all, |_| {}).unwrap();
+    let result = solver.solve(&position, all.clone(), |_| {}).unwrap();
     assert!(!result.solutions.is_empty());
     for s in &result.solutions {
         assert!(position.apply_all(s).is_solved());

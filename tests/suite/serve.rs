@@ -256,22 +256,25 @@ fn a_request_shares_its_search_time_and_a_full_server_answers_503() {
             .contains("limit of 0.6 seconds"),
         "{answer}"
     );
-    // One search thread, held by a superflip: the next request waits 0.2 s and is refused.
+    // One search thread, held by a superflip: the next search waits 0.2 s and is refused,
+    // while a 2x2 solve, which needs no search thread, is answered.
     let holder = {
         let server = Arc::clone(&server);
         std::thread::spawn(move || post(&server, "/solve", json!({"position": SUPERFLIP})))
     };
     std::thread::sleep(Duration::from_millis(150));
-    let (status, answer) = post(
-        &server,
-        "/solve",
-        json!({"position": "R U", "puzzle": "2x2"}),
-    );
+    let (status, answer) = post(&server, "/solve", json!({"position": "R U"}));
     assert_eq!(status, 503, "{answer}");
     assert!(
         answer["error"].as_str().unwrap().contains("busy"),
         "{answer}"
     );
+    let (status, answer) = post(
+        &server,
+        "/solve",
+        json!({"position": "R U", "puzzle": "2x2"}),
+    );
+    assert_eq!(status, 200, "{answer}");
     assert_eq!(holder.join().unwrap().0, 200);
     let (status, _) = post(
         &server,
@@ -339,4 +342,189 @@ fn a_wrong_method_is_a_json_405() {
         body["error"].as_str().unwrap().contains("POST /solve"),
         "{body}"
     );
+}
+
+/// A POST of `body` to /solve as raw bytes, for tests that hold or abandon the connection.
+fn raw_solve(addr: SocketAddr, body: &str) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        stream,
+        "POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    stream
+}
+
+/// Two clients keep every search thread busy with superflips: 2x2 solves are still answered
+/// at once, as they need no search thread (#31: they waited 9.5 s). A client that leaves
+/// frees its thread: the next search starts within a second, not when the abandoned one ends.
+#[test]
+fn quick_solves_pass_busy_searches_and_a_client_gone_frees_its_thread() {
+    let limits = Limits {
+        search: Duration::from_secs(20),
+        searches: 2,
+        client_searches: 2,
+        queue: Duration::from_millis(1500),
+        ..Limits::default()
+    };
+    let server = start(limits);
+    let busy = json!({"position": SUPERFLIP}).to_string();
+    let holders: Vec<_> = (0..2).map(|_| raw_solve(server.addr, &busy)).collect();
+    std::thread::sleep(Duration::from_millis(300));
+    let mut slowest = Duration::ZERO;
+    for _ in 0..20 {
+        let began = std::time::Instant::now();
+        let (status, answer) = post(
+            &server,
+            "/solve",
+            json!({"position": "R U F", "puzzle": "2x2"}),
+        );
+        assert_eq!(status, 200, "{answer}");
+        slowest = slowest.max(began.elapsed());
+    }
+    assert!(
+        slowest < Duration::from_secs(1),
+        "a 2x2 solve took {slowest:?}"
+    );
+    // Both threads are still held: a search is refused after the queue's 1.5 s...
+    let (status, _) = post(&server, "/solve", json!({"position": "R U"}));
+    assert_eq!(status, 503);
+    // ...until a holder leaves: its search stops, and the next one gets its thread.
+    drop(holders);
+    let began = std::time::Instant::now();
+    let (status, answer) = post(&server, "/solve", json!({"position": "R U"}));
+    assert_eq!(status, 200, "{answer}");
+    assert!(
+        began.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        began.elapsed()
+    );
+}
+
+/// One client address runs at most `client_searches` searches at once; its next one waits
+/// and is refused, while the server has threads free.
+#[test]
+fn no_client_takes_every_search_thread() {
+    let limits = Limits {
+        search: Duration::from_secs(20),
+        searches: 2,
+        client_searches: 1,
+        queue: Duration::from_millis(300),
+        ..Limits::default()
+    };
+    let server = start(limits);
+    let holder = raw_solve(server.addr, &json!({"position": SUPERFLIP}).to_string());
+    std::thread::sleep(Duration::from_millis(200));
+    let (status, answer) = post(&server, "/solve", json!({"position": "R U"}));
+    assert_eq!(status, 503, "{answer}");
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("your 1 search thread (of 2)"),
+        "{answer}"
+    );
+    drop(holder);
+    std::thread::sleep(Duration::from_millis(300));
+    let (status, _) = post(&server, "/solve", json!({"position": "R U"}));
+    assert_eq!(status, 200);
+}
+
+/// A connection that sends nothing, or its headers a byte at a time, is closed after the
+/// header timeout (#31: 300 such connections stayed open for a minute).
+#[test]
+fn silent_and_slow_connections_are_closed_after_the_header_timeout() {
+    use std::io::{Read, Write};
+    let limits = Limits {
+        header_timeout: Duration::from_millis(500),
+        ..Limits::default()
+    };
+    let server = start(limits);
+    let closed_within = |mut stream: std::net::TcpStream, trickle: bool| {
+        let began = std::time::Instant::now();
+        stream
+            .set_read_timeout(Some(Duration::from_millis(100)))
+            .unwrap();
+        let mut buffer = [0u8; 256];
+        while began.elapsed() < Duration::from_secs(5) {
+            if trickle {
+                // A slowloris: a header byte every 100 ms, never done.
+                if stream.write_all(b"X").is_err() {
+                    return began.elapsed();
+                }
+            }
+            match stream.read(&mut buffer) {
+                Ok(_) => return began.elapsed(),
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::WouldBlock
+                        || e.kind() == std::io::ErrorKind::TimedOut => {}
+                Err(_) => return began.elapsed(),
+            }
+        }
+        began.elapsed()
+    };
+    let silent = std::net::TcpStream::connect(server.addr).unwrap();
+    let waited = closed_within(silent, false);
+    assert!(
+        waited < Duration::from_secs(2),
+        "a silent connection stayed {waited:?}"
+    );
+    let mut slow = std::net::TcpStream::connect(server.addr).unwrap();
+    slow.write_all(b"GET /tables HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        .unwrap();
+    let waited = closed_within(slow, true);
+    assert!(
+        waited < Duration::from_secs(2),
+        "a slow connection stayed {waited:?}"
+    );
+    // And a request in time is answered on a fresh connection.
+    let (status, _) = ask(&server, &Call::get("/tables"));
+    assert_eq!(status, 200);
+}
+
+/// SIGTERM stops `cubelab serve` within five seconds while one client holds a half-sent
+/// request and another a running search (#31: it waited for them forever).
+#[test]
+fn sigterm_stops_the_server_whatever_its_clients_do() {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cubelab"))
+        .args(["serve", "--port", "0", "--data-dir"])
+        .arg(tables())
+        .args(["--tables", "ud-f4", "--max-search", "60"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr: SocketAddr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    let mut half = std::net::TcpStream::connect(addr).unwrap();
+    half.write_all(b"POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
+        .unwrap();
+    let _search = raw_solve(addr, &json!({"position": SUPERFLIP}).to_string());
+    std::thread::sleep(Duration::from_millis(500));
+    let began = std::time::Instant::now();
+    // SAFETY: kill(2) on a child process we own.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success(), "{status}");
+            break;
+        }
+        if began.elapsed() > Duration::from_secs(5) {
+            let _ = child.kill();
+            panic!("the server was still running 5 s after SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    drop(half);
 }

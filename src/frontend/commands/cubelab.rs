@@ -63,6 +63,14 @@ enum Command {
         /// Seconds a request waits for a free search before a 503.
         #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
         queue: f64,
+        /// Optimal 3x3 searches one client address may run at once; default: all but one of
+        /// --searches (at least one), so that no client takes them all.
+        #[arg(long, value_name = "N")]
+        client_searches: Option<usize>,
+        /// Seconds a connection may take to send a request's headers (from its opening, or
+        /// from its last answer) before it is closed.
+        #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+        header_timeout: f64,
     },
     /// Every position of a coset of H = <U, D, R2, L2, F2, B2> at once (Rokicki's coset
     /// solver): the coset of MOVES is the 19,508,428,800 positions h·MOVES (h in H), those with
@@ -227,13 +235,20 @@ pub fn run(args: Args) -> ExitCode {
             max_body,
             searches,
             queue,
+            client_searches,
+            header_timeout,
         }) => seconds("--max-search", max_search).and_then(|search| {
+            let searches = searches.unwrap_or(Limits::default().searches).max(1);
             let limits = Limits {
                 body_bytes: max_body,
                 positions: max_positions.max(1),
                 search,
-                searches: searches.unwrap_or(Limits::default().searches).max(1),
+                searches,
                 queue: seconds("--queue", queue)?,
+                client_searches: client_searches
+                    .unwrap_or(Limits::client_share(searches))
+                    .clamp(1, searches),
+                header_timeout: seconds("--header-timeout", header_timeout)?,
             };
             serve(&bind, port, Server::new(data_dir, tables, limits))
         }),
@@ -271,7 +286,7 @@ fn serve(bind: &str, port: u16, server: Server) -> Result<bool, String> {
         .enable_all()
         .build()
         .map_err(|e| e.to_string())?;
-    runtime.block_on(async {
+    let served = runtime.block_on(async {
         let listener = tokio::net::TcpListener::bind((bind, port))
             .await
             .map_err(|e| format!("cannot listen on {bind}:{port}: {e}"))?;
@@ -286,7 +301,11 @@ fn serve(bind: &str, port: u16, server: Server) -> Result<bool, String> {
             .await
             .map_err(|e| e.to_string())?;
         Ok(true)
-    })
+    });
+    // The searches of dropped requests were told to stop and end within milliseconds; the
+    // runtime would otherwise wait for its blocking threads without a limit.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    served
 }
 
 /// The server's address from `http://host:port`.

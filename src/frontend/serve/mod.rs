@@ -8,9 +8,14 @@
 //! One heavy request must not starve the others or exhaust memory, so every request is bounded:
 //! its body ([`Limits::body_bytes`]), its positions ([`Limits::positions`]), its search time
 //! (all its positions share [`Limits::search`]; a position whose time is up answers `timeout`),
-//! and searches run on at most [`Limits::searches`] threads at once, each on one thread, outside
-//! the threads that accept connections. A request that finds every search thread busy waits
+//! and optimal 3x3 searches run on at most [`Limits::searches`] threads at once, each on one
+//! thread, outside the threads that accept connections, at most [`Limits::client_searches`] of
+//! them for one client address. A request that finds its search threads busy waits
 //! [`Limits::queue`] and is then answered 503, so the wait for an answer is bounded too.
+//! Everything else (2x2 look-ups, two-phase and layer solves: milliseconds) runs beside them on
+//! threads of its own, so that it never queues behind a search. A search whose client has gone
+//! is stopped; a connection must send its request's headers within [`Limits::header_timeout`];
+//! and Ctrl-C or SIGTERM stops the server within [`SHUTDOWN_GRACE`] whatever its clients do.
 
 use crate::catalogue;
 use crate::catalogue::TableKind;
@@ -28,10 +33,13 @@ use axum::routing::{get, post};
 use clap::ValueEnum;
 use serde::Deserialize;
 use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub mod load;
 
@@ -48,19 +56,43 @@ pub struct Limits {
     pub searches: usize,
     /// How long a request waits for a free search thread before a 503.
     pub queue: Duration,
+    /// Optimal 3x3 searches one client address may run at once: all but one of
+    /// [`Limits::searches`] by default, so that no client takes every one.
+    pub client_searches: usize,
+    /// How long a connection may take to send a request's headers, from its opening or from
+    /// the end of its last answer (a silent or slow client is disconnected after it).
+    pub header_timeout: Duration,
 }
 
 impl Default for Limits {
     fn default() -> Limits {
+        let searches = std::thread::available_parallelism().map_or(2, |n| n.get());
         Limits {
             body_bytes: 64 * 1024,
             positions: 100,
             search: Duration::from_secs(10),
-            searches: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            searches,
             queue: Duration::from_secs(10),
+            client_searches: Limits::client_share(searches),
+            header_timeout: Duration::from_secs(10),
         }
     }
 }
+
+impl Limits {
+    /// The default [`Limits::client_searches`] for `searches`: all but one, at least one.
+    pub fn client_share(searches: usize) -> usize {
+        searches.saturating_sub(1).max(1)
+    }
+}
+
+/// How long the requests under way may take to finish after Ctrl-C or SIGTERM before the
+/// server stops without them (their searches are stopped).
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(3);
+
+/// Threads for the requests that need no optimal 3x3 search, per search thread: they take
+/// milliseconds, so a few more than the cores keep them from waiting on one another.
+const QUICK_PER_SEARCH: usize = 4;
 
 /// What every handler shares.
 pub struct Server {
@@ -70,6 +102,11 @@ pub struct Server {
     limits: Limits,
     /// One permit per search thread.
     searches: Arc<Semaphore>,
+    /// Per client address, one permit per search it may run at once; an address's entry
+    /// leaves when it holds and awaits none.
+    clients: std::sync::Mutex<HashMap<IpAddr, Arc<Semaphore>>>,
+    /// Permits for the requests that need no optimal 3x3 search.
+    quick: Arc<Semaphore>,
 }
 
 impl Server {
@@ -78,8 +115,68 @@ impl Server {
             solvers: Solvers::new(&data_dir),
             tables,
             searches: Arc::new(Semaphore::new(limits.searches.max(1))),
+            clients: std::sync::Mutex::new(HashMap::new()),
+            quick: Arc::new(Semaphore::new(limits.searches.max(1) * QUICK_PER_SEARCH)),
             limits,
         }
+    }
+
+    /// The permits a request's work needs: for an optimal 3x3 search, one of its client's and
+    /// one search thread; for anything else, a quick thread. Waits at most [`Limits::queue`].
+    async fn permits(&self, client: IpAddr, searches: bool) -> Result<Permits, ApiError> {
+        let limits = &self.limits;
+        let busy = |what: String| ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "{what} stayed busy for {} s; try again later",
+                limits.queue.as_secs_f64()
+            ),
+        };
+        let closed = |_| ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: "the server is shutting down".into(),
+        };
+        let deadline = tokio::time::Instant::now() + limits.queue;
+        if !searches {
+            let quick = tokio::time::timeout_at(deadline, Arc::clone(&self.quick).acquire_owned())
+                .await
+                .map_err(|_| busy("every thread for quick solves".into()))?
+                .map_err(closed)?;
+            return Ok(Permits { _held: vec![quick] });
+        }
+        let own = self.client_semaphore(client);
+        let client_permit = tokio::time::timeout_at(deadline, Arc::clone(&own).acquire_owned())
+            .await
+            .map_err(|_| {
+                busy(format!(
+                    "your {} search thread{} (of {})",
+                    limits.client_searches,
+                    if limits.client_searches == 1 { "" } else { "s" },
+                    limits.searches
+                ))
+            })?
+            .map_err(closed)?;
+        let search = tokio::time::timeout_at(deadline, Arc::clone(&self.searches).acquire_owned())
+            .await
+            .map_err(|_| busy(format!("every search thread ({})", limits.searches)))?
+            .map_err(closed)?;
+        Ok(Permits {
+            _held: vec![search, client_permit],
+        })
+    }
+
+    /// The semaphore of `client`'s searches, made on its first request.
+    fn client_semaphore(&self, client: IpAddr) -> Arc<Semaphore> {
+        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
+        // An entry only the map holds has no permit out and no request waiting for one (each
+        // holds its own handle): dropped as others are made.
+        let share = self.limits.client_searches.max(1);
+        clients.retain(|_, s| Arc::strong_count(s) > 1);
+        Arc::clone(
+            clients
+                .entry(client)
+                .or_insert_with(|| Arc::new(Semaphore::new(share))),
+        )
     }
 
     pub fn data_dir(&self) -> &std::path::Path {
@@ -123,6 +220,26 @@ impl Server {
     }
 }
 
+/// What a request holds while its positions are solved (a quick thread, or a search thread
+/// and one of its client's); dropped, the threads are free.
+struct Permits {
+    _held: Vec<OwnedSemaphorePermit>,
+}
+
+/// The address of the client on a connection, put into each of its requests.
+#[derive(Clone, Copy, Debug)]
+pub struct ClientAddress(pub IpAddr);
+
+/// Sets its flag when dropped: a handler holds one for its search, and hyper drops the
+/// handler when the client goes, so that the search stops rather than run on for no one.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// The routes over a shared [`Server`].
 pub fn router(server: Arc<Server>) -> Router {
     let body_bytes = server.limits.body_bytes;
@@ -140,15 +257,63 @@ pub fn router(server: Arc<Server>) -> Router {
         .with_state(server)
 }
 
-/// Serves `router` on `listener` until Ctrl-C (or SIGTERM), finishing the requests under way.
+/// Serves `router` on `listener` until Ctrl-C (or SIGTERM); the requests under way then get
+/// [`SHUTDOWN_GRACE`] to finish, and whatever is left is dropped (its searches stopped).
 pub async fn serve(listener: tokio::net::TcpListener, server: Arc<Server>) -> std::io::Result<()> {
+    let header_timeout = server.limits.header_timeout;
     let mut routes = router(server);
     if listener.local_addr()?.ip().is_loopback() {
         routes = routes.layer(axum::middleware::from_fn(loopback_host_only));
     }
-    axum::serve(listener, routes)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
+    let (closing, closed) = tokio::sync::watch::channel(false);
+    let mut connections = tokio::task::JoinSet::new();
+    let signal = shutdown_signal();
+    tokio::pin!(signal);
+    loop {
+        tokio::select! {
+            () = &mut signal => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, peer)) => {
+                    let routes = routes.clone().layer(axum::Extension(ClientAddress(peer.ip())));
+                    connections.spawn(connection(stream, routes, header_timeout, closed.clone()));
+                }
+                // Out of descriptors, or a connection reset before it was taken: accepting
+                // again at once would spin; the header timeout frees descriptors meanwhile.
+                Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+            },
+            Some(_) = connections.join_next(), if !connections.is_empty() => {}
+        }
+    }
+    drop(listener);
+    let _ = closing.send(true);
+    let finished = async { while connections.join_next().await.is_some() {} };
+    let _ = tokio::time::timeout(SHUTDOWN_GRACE, finished).await;
+    // Dropping the set aborts what is left; each aborted handler cancels its search.
+    connections.abort_all();
+    Ok(())
+}
+
+/// Serves one connection: HTTP/1.1 with keep-alive, the headers of each request due within
+/// `header_timeout`; asked to close when `closed` turns true, after the request under way.
+async fn connection(
+    stream: tokio::net::TcpStream,
+    routes: Router,
+    header_timeout: Duration,
+    mut closed: tokio::sync::watch::Receiver<bool>,
+) {
+    let service = hyper_util::service::TowerToHyperService::new(routes);
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(hyper_util::rt::TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .keep_alive(true);
+    let conn = builder.serve_connection(hyper_util::rt::TokioIo::new(stream), service);
+    tokio::pin!(conn);
+    tokio::select! {
+        _ = conn.as_mut() => return,
+        _ = closed.wait_for(|closed| *closed) => conn.as_mut().graceful_shutdown(),
+    }
+    let _ = conn.await;
 }
 
 /// Refuses a request whose `Host` is not a loopback name, for a server bound to loopback: a
@@ -295,6 +460,7 @@ struct SolveBody {
 
 async fn solve(
     State(server): State<Arc<Server>>,
+    client: Option<axum::Extension<ClientAddress>>,
     headers: HeaderMap,
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
@@ -345,28 +511,22 @@ async fn solve(
     if single && let Err(message) = &positions[0] {
         return Err(ApiError::bad(message.clone()));
     }
+    let cancel = Arc::new(AtomicBool::new(false));
+    let _cancel_when_dropped = CancelOnDrop(Arc::clone(&cancel));
     let request = Request {
         metric,
         method,
         tables: server.tables,
         max_length: asked.max_length,
         one_thread: true,
+        cancel: Some(cancel),
         ..Request::default()
     };
-    let permit = tokio::time::timeout(limits.queue, Arc::clone(&server.searches).acquire_owned())
-        .await
-        .map_err(|_| ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: format!(
-                "every search thread ({}) stayed busy for {} s; try again later",
-                limits.searches,
-                limits.queue.as_secs_f64()
-            ),
-        })?
-        .map_err(|_| ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: "the server is shutting down".into(),
-        })?;
+    // Only optimal 3x3 searches take seconds; the rest must not queue behind them.
+    let searches =
+        method == Method::Optimal && positions.iter().any(|p| matches!(p, Ok(Position::Cube(_))));
+    let client = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
+    let permit = server.permits(client, searches).await?;
     let worker = Arc::clone(&server);
     let states = asked.states;
     let answers = tokio::task::spawn_blocking(move || {
@@ -411,7 +571,17 @@ fn solve_all(
     let deadline = Instant::now() + search;
     let shape = JsonShape::plain(request.metric);
     let mut answers = Vec::with_capacity(texts.len());
+    let cancelled = || {
+        request
+            .cancel
+            .as_ref()
+            .is_some_and(|c| c.load(Ordering::Relaxed))
+    };
     for (text, position) in texts.iter().zip(positions) {
+        if cancelled() {
+            // No one is waiting for the rest.
+            break;
+        }
         let position = match position {
             Ok(p) => p,
             Err(message) => {
@@ -545,6 +715,8 @@ async fn tables(State(server): State<Arc<Server>>) -> ApiResult {
             "positions": server.limits.positions,
             "search_seconds": server.limits.search.as_secs_f64(),
             "searches": server.limits.searches,
+            "client_searches": server.limits.client_searches,
+            "header_timeout_seconds": server.limits.header_timeout.as_secs_f64(),
         },
     })))
 }

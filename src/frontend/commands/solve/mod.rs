@@ -408,6 +408,7 @@ fn request(args: &Args) -> Request {
         dual: !args.no_dual,
         symmetry: !args.no_symmetry,
         one_thread: false,
+        cancel: None,
     }
 }
 

@@ -113,7 +113,11 @@ fn chart(
         }
     };
     let mut series = vec![Series {
-        name: format!("ours ({} runs)", merged.runs),
+        name: format!(
+            "ours ({} run{})",
+            merged.runs,
+            if merged.runs == 1 { "" } else { "s" }
+        ),
         histogram: merged.counts.clone(),
     }];
     if let (Some(reference), Some((file, _))) = (reference, named) {
