@@ -608,7 +608,7 @@ fn solve_cube(
 fn solve_layers(solver: &LayersSolver, cube: &Cube3) -> Result<Outcome, SolvingError> {
     let start = Instant::now();
     let steps = solver.solve(cube)?;
-    let solution = vec![steps.iter().flat_map(|s| s.moves.iter().copied()).collect()];
+    let solution = vec![crate::search::layers::whole_solution(&steps)];
     Ok(Outcome::Layers {
         steps,
         solution,

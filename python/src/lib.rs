@@ -9,7 +9,6 @@ use cubelab::catalogue::{TableId, TableKind};
 use cubelab::frontend::commands::coset as coset_command;
 use cubelab::model::cube::Metric;
 use cubelab::model::facelet::net;
-use cubelab::model::notation::parse_moves;
 use cubelab::model::position::{Form, Position as LibPosition, Puzzle, parse_position};
 use cubelab::packing::Encoding;
 use cubelab::search::coset::{CosetLimits, MAX_DEPTH, Progress as CosetProgress};
@@ -125,9 +124,8 @@ impl Position {
 
     /// The position after `moves` (a move sequence). Raises PositionError.
     fn apply(&self, moves: &str) -> PyResult<Position> {
-        let moves = parse_moves(moves).map_err(position_error)?;
         Ok(Position {
-            inner: self.inner.apply_all(&moves),
+            inner: self.inner.apply_text(moves).map_err(position_error)?,
         })
     }
 
@@ -494,7 +492,8 @@ impl Table {
     /// The table file at `path`, whatever it holds. Raises TableError.
     #[staticmethod]
     fn open_path(path: PathBuf) -> PyResult<Table> {
-        let rebuild = "gen-tables --force";
+        let rebuild =
+            "gen-tables --list` (which names each table's file), then `gen-tables --force TABLE";
         let table = LibTable::open_path(&path, rebuild, Verify::IfNew).map_err(table_error)?;
         Ok(Table { table })
     }

@@ -44,6 +44,9 @@ def test_positions_read_and_print_every_form():
     assert "U" in p.net()
     pocket = cubelab.Position("R U F", puzzle="2x2")
     assert pocket.puzzle == "2x2" and len(pocket.stickers) == 24 and pocket.reid is None
+    # A 2x2 has no inner layer, whether the moves come with the position or after it.
+    with pytest.raises(cubelab.PositionError, match="inner layer"):
+        pocket.apply("M")
 
 
 def test_random_positions_follow_their_seed():

@@ -345,7 +345,9 @@ impl TableId {
     pub fn open(&self, dir: &Path, verify: Verify) -> Result<Table, TableError> {
         let path = self.path(dir);
         let rebuild = self.rebuild_command(dir);
-        if path.exists() {
+        // A link that leads nowhere is there too: opening it says so, where "missing" would
+        // send the user to build a table whose write would replace the link.
+        if path.exists() || path.symlink_metadata().is_ok() {
             return self.check_opened(path, rebuild, verify);
         }
         let zst = zst_path(&path);
@@ -398,7 +400,13 @@ impl TableId {
     /// [`Table::open`] unpacks); whether it is valid is for opening it to say.
     pub fn is_present(&self, dir: &Path) -> bool {
         let path = self.path(dir);
-        path.exists() || zst_path(&path).exists()
+        path.exists() || path.symlink_metadata().is_ok() || zst_path(&path).exists()
+    }
+
+    /// Whether `dir` holds only this table's compressed copy, which the first open unpacks.
+    pub fn only_packed(&self, dir: &Path) -> bool {
+        let path = self.path(dir);
+        !path.exists() && path.symlink_metadata().is_err() && zst_path(&path).exists()
     }
 
     /// The command that (re)builds this table into `dir`, for error messages. It needs no

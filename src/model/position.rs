@@ -99,6 +99,16 @@ impl Position {
             Position::Cube(c) => Position::Cube(c.apply_all(moves)),
         }
     }
+
+    /// The position after the move sequence `text`, read as this puzzle reads moves: a 2x2
+    /// refuses slices and wide turns (it has no inner layer), as when a position is read.
+    pub fn apply_text(&self, text: &str) -> Result<Position, PositionError> {
+        let moves = match self {
+            Position::Pocket(_) => parse_outer_moves(text)?,
+            Position::Cube(_) => parse_moves(text)?,
+        };
+        Ok(self.apply_all(&moves))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

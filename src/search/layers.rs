@@ -59,6 +59,14 @@ pub struct Step {
     pub moves: Vec<Move>,
 }
 
+/// The whole solution the steps spell: their moves in order, turns of one face that meet at a
+/// stage's boundary merged or cancelled (a stage that ends `R'` before one that starts `R`
+/// spends no moves there).
+pub fn whole_solution(steps: &[Step]) -> Vec<Move> {
+    let moves: Vec<Move> = steps.iter().flat_map(|s| s.moves.iter().copied()).collect();
+    crate::model::cube::merge_same_face(&moves)
+}
+
 /// A table over a few pieces and what its distances are of.
 struct PieceTable {
     space: PieceSpace,

@@ -66,6 +66,22 @@ pub enum TableError {
         found: u64,
         rebuild: String,
     },
+    #[error(
+        "{path} is not a regular file but a {what}, where a table file should be; name a .tbl file, or move it away and build the table with `{rebuild}`"
+    )]
+    NotAFile {
+        path: PathBuf,
+        what: &'static str,
+        rebuild: String,
+    },
+    #[error(
+        "{path} is a symbolic link to nothing ({source}); remove it or point it at a table file (`{rebuild}` builds the table there once it is removed)"
+    )]
+    BrokenLink {
+        path: PathBuf,
+        source: std::io::Error,
+        rebuild: String,
+    },
     #[error("{path} is damaged: {problem}; rebuild it with `{rebuild}`")]
     Damaged {
         path: PathBuf,

@@ -46,20 +46,32 @@ impl Table {
         // Opening a FIFO would wait for a writer forever, and a directory or device maps as
         // "no such device": anything but a regular file is refused by name first.
         let kind = fs::metadata(path)
-            .map_err(|source| TableError::Io {
-                path: path.to_path_buf(),
-                source,
+            .map_err(|source| {
+                // A name that exists but leads nowhere: a dangling link or a loop of links.
+                if fs::symlink_metadata(path).is_ok() {
+                    TableError::BrokenLink {
+                        path: path.to_path_buf(),
+                        source,
+                        rebuild: rebuild.to_string(),
+                    }
+                } else {
+                    TableError::Io {
+                        path: path.to_path_buf(),
+                        source,
+                    }
+                }
             })?
             .file_type();
         if !kind.is_file() {
-            return Err(err(format!(
-                "it is not a regular file (a {})",
-                if kind.is_dir() {
+            return Err(TableError::NotAFile {
+                path: path.to_path_buf(),
+                what: if kind.is_dir() {
                     "directory"
                 } else {
                     "device, pipe or socket"
-                }
-            )));
+                },
+                rebuild: rebuild.to_string(),
+            });
         }
         let file = File::open(path).map_err(|source| TableError::Io {
             path: path.to_path_buf(),
@@ -94,7 +106,13 @@ impl Table {
             });
         }
         let header_len = u32::from_le_bytes([map[12], map[13], map[14], map[15]]) as usize;
-        if header_len > PAYLOAD_OFFSET - PREFIX || map.len() < PAYLOAD_OFFSET {
+        if header_len > PAYLOAD_OFFSET - PREFIX {
+            return Err(err(format!(
+                "its header length field says {header_len} bytes, more than the {} a header has room for",
+                PAYLOAD_OFFSET - PREFIX
+            )));
+        }
+        if map.len() < PAYLOAD_OFFSET {
             return Err(TableError::Truncated {
                 path: path.to_path_buf(),
                 expected: PAYLOAD_OFFSET as u64,

@@ -295,6 +295,25 @@ fn bad_arguments_get_usage_errors() {
     let stats = run(env!("CARGO_BIN_EXE_stats"), &[], None);
     assert_eq!(stats.status.code(), Some(2));
     assert!(text(&stats.stderr).contains("tables"));
+    // Limits nothing would obey are refused (#31: they were silently ignored).
+    for (args, message) in [
+        (
+            &["--puzzle", "2x2", "--max-length", "3", "R"][..],
+            "--max-length is for 3x3 searches",
+        ),
+        (
+            &["--method", "layers", "--timeout", "1", "R"][..],
+            "--timeout is for --method optimal and two-phase",
+        ),
+    ] {
+        let out = solve(args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains(message),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+    }
 }
 
 pub(super) fn stats(args: &[&str]) -> Output {
@@ -1071,6 +1090,23 @@ fn odd_files_in_a_tables_place_are_clear_errors() {
             "{make}: {message}"
         );
     }
+    // A link to nothing, or to itself, is named as such (#31: "does not exist", with the
+    // advice to build a table whose write would replace the link).
+    for target in [dir.path().join("gone.tbl"), path.clone()] {
+        let _ = std::fs::remove_file(&path);
+        let _ = std::fs::remove_dir(&path);
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        let out = solve(
+            &["--data-dir", data(dir.path()), "--puzzle", "2x2", "R"],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(2));
+        let message = text(&out.stderr);
+        assert!(
+            message.contains("is a symbolic link to nothing"),
+            "{target:?}: {message}"
+        );
+    }
 }
 
 /// A second build into a directory that one is building into is refused with the ways out,
@@ -1689,4 +1725,30 @@ fn shards_solve_every_position_once_and_stats_merges_them() {
         assert_eq!(out.status.code(), Some(2), "{bad}");
         assert!(text(&out.stderr).contains("K/N"), "{}", text(&out.stderr));
     }
+}
+
+/// A table present only as its `.tbl.zst` copy is listed as packed, not unpacked by
+/// `gen-tables --list` (#31: 1.4 GB written for the default table), and `stats tables` says
+/// it leaves it out rather than ignore it.
+#[test]
+fn a_packed_table_is_listed_not_unpacked() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = gen_tables(&["--data-dir", data(dir.path()), "--compress", "2x2"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let table = dir.path().join("2x2-htm.tbl");
+    std::fs::remove_file(&table).unwrap();
+    assert!(dir.path().join("2x2-htm.tbl.zst").exists());
+    let out = gen_tables(&["--data-dir", data(dir.path()), "--list"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let listing = text(&out.stdout);
+    let line = listing.lines().find(|l| l.starts_with("2x2-htm")).unwrap();
+    assert!(line.contains("packed (.tbl.zst"), "{line}");
+    assert!(!table.exists(), "--list unpacked the table");
+    let out = stats(&["tables", "--data-dir", data(dir.path())]);
+    assert!(
+        text(&out.stderr).contains("2x2-htm is only packed"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!table.exists(), "stats tables unpacked the table");
 }

@@ -6,7 +6,7 @@ use crate::common;
 use cubelab::catalogue::TableKind;
 use cubelab::model::cube::{Cube3, Face, Metric};
 use cubelab::model::notation::parse_moves;
-use cubelab::search::layers::{LayersSolver, Step};
+use cubelab::search::layers::{LayersSolver, Step, whole_solution};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::sync::OnceLock;
@@ -74,6 +74,30 @@ fn random_positions_are_solved_stage_by_stage() {
         let cube = Cube3::random(&mut rng);
         let steps = solver().solve(&cube).unwrap();
         check(&cube, &steps);
+    }
+}
+
+/// The whole solution merges turns of one face that meet at a stage boundary (#31: a solution
+/// was reported as `D' F' R' R U' R'`, six moves for four): no two neighbours turn one face,
+/// and it still solves the position.
+#[test]
+fn the_whole_solution_merges_turns_across_stages() {
+    let step = |moves: &str| Step {
+        stage: "test",
+        piece: None,
+        moves: parse_moves(moves).unwrap(),
+    };
+    let steps = [step("D' F' R'"), step("R U' R'"), step("R")];
+    assert_eq!(whole_solution(&steps), parse_moves("D' F' U'").unwrap());
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
+    for _ in 0..20 {
+        let cube = Cube3::random(&mut rng);
+        let whole = whole_solution(&solver().solve(&cube).unwrap());
+        assert!(cube.apply_all(&whole).is_solved());
+        assert!(
+            whole.windows(2).all(|w| w[0].face() != w[1].face()),
+            "{whole:?}"
+        );
     }
 }
 

@@ -142,6 +142,18 @@ fn the_api_solves_validates_draws_and_lists() {
         valid["stickers"].as_str().unwrap(),
         cubelab::model::cube::Cube3::SOLVED.to_facelets()
     );
+    // A 2x2 has no inner layer: its moves are read as a 2x2 position's are (#31: /validate
+    // took `M` where solve refused it).
+    let (_, slice) = post(
+        &server,
+        "/validate",
+        json!({"position": "R", "puzzle": "2x2", "moves": "M"}),
+    );
+    assert_eq!(slice["valid"], false, "{slice}");
+    assert!(
+        slice["error"].as_str().unwrap().contains("inner layer"),
+        "{slice}"
+    );
     let (_, invalid) = post(&server, "/validate", json!({"position": "U".repeat(24)}));
     assert_eq!(invalid["valid"], false);
     assert!(
@@ -527,4 +539,21 @@ fn sigterm_stops_the_server_whatever_its_clients_do() {
         std::thread::sleep(Duration::from_millis(50));
     }
     drop(half);
+}
+
+/// A table that cannot guide the 3x3 search is refused when the server starts (#31: it
+/// started and failed every request).
+#[test]
+fn a_table_that_guides_no_search_is_refused_at_start() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cubelab"))
+        .args(["serve", "--port", "0", "--tables", "2x2", "--data-dir"])
+        .arg(tables())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--tables 2x2: 2x2 is no 3x3 heuristic"),
+        "{stderr}"
+    );
 }

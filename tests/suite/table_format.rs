@@ -144,6 +144,20 @@ fn version_1_files_are_still_read() {
     assert_eq!(table.header().parameters, None);
 }
 
+/// A header length field past the room a header has is named as such (#31: it read as
+/// "truncated", for a file of the right length).
+#[test]
+fn a_header_length_past_its_room_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    patch(dir.path(), 12, &5000u32.to_le_bytes());
+    let err = open(dir.path()).err().expect("refused");
+    let message = err.to_string();
+    assert!(message.contains("header length field says 5000 bytes"), "{message}");
+    assert!(!message.contains("truncated"), "{message}");
+    assert_names_rebuild(&err, dir.path());
+}
+
 /// Rewrites the sample's checksum as versions 1 and 2 computed it: over the payload alone.
 fn unseal_checksum(dir: &Path) {
     let path = ID.path(dir);

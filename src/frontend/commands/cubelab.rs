@@ -238,6 +238,9 @@ pub fn run(args: Args) -> ExitCode {
             client_searches,
             header_timeout,
         }) => seconds("--max-search", max_search).and_then(|search| {
+            // Refused at start, not at every request.
+            crate::search::heuristic::AnyHeuristic::check_kind(tables)
+                .map_err(|e| format!("--tables {}: {e}", tables.name()))?;
             let searches = searches.unwrap_or(Limits::default().searches).max(1);
             let limits = Limits {
                 body_bytes: max_body,

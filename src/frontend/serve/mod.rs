@@ -20,7 +20,6 @@
 use crate::catalogue;
 use crate::catalogue::TableKind;
 use crate::model::cube::Metric;
-use crate::model::notation::parse_moves;
 use crate::model::position::{Form, Position, Puzzle, parse_position};
 use crate::solving::{JsonShape, Method, Outcome, Request, Solvers};
 use axum::Router;
@@ -657,8 +656,7 @@ async fn validate(headers: HeaderMap, bytes: Result<Bytes, BytesRejection>) -> A
         let Some(text) = &asked.moves else {
             return Ok(p);
         };
-        let moves = parse_moves(text).map_err(crate::model::position::PositionError::from)?;
-        Ok(p.apply_all(&moves))
+        p.apply_text(text)
     });
     Ok(axum::Json(match position {
         Ok(p) => {

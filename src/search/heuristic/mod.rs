@@ -141,6 +141,21 @@ pub enum AnyHeuristic {
 }
 
 impl AnyHeuristic {
+    /// Whether a table of `kind` can guide the optimal search (one of the families
+    /// [`AnyHeuristic::open`] opens), or the error that says which can.
+    pub fn check_kind(kind: TableKind) -> Result<(), TableError> {
+        let guides = matches!(
+            kind,
+            TableKind::Edges6 | TableKind::Edges7 | TableKind::Phase1
+        ) || kind.ud_shape().is_some()
+            || kind.h48_table().is_some();
+        if guides {
+            Ok(())
+        } else {
+            Err(TableError::NotAHeuristic(kind.name()))
+        }
+    }
+
     /// Maps the tables of the family that `kind` belongs to, in `metric`, from `dir`: `edges6`
     /// and `edges7` with the corner table (Korf), `phase1` with the corner table, or a `ud-*`
     /// table alone. A missing table is an error naming the command that builds it.

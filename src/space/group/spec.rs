@@ -42,6 +42,9 @@ impl GroupMetric {
     }
 }
 
+/// The longest generators part of a file name written out (see [`GroupSpec::stem`]).
+pub const STEM_GENERATORS: usize = 120;
+
 /// A subgroup of a puzzle: the positions its generators reach, and the metric distances are
 /// counted in.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -156,19 +159,20 @@ impl GroupSpec {
     }
 
     /// For file names: the generators joined by `.`, a generator's turns run together, `'`
-    /// written `p`, then the metric (`3x3-U.R-qtm`).
+    /// written `p`, then the metric (`3x3-U.R-qtm`). Generators longer than
+    /// [`STEM_GENERATORS`] characters in all are named by their hash instead (`3x3-h` and 16
+    /// hex digits), as a file name has at most 255 bytes; the table's header keeps them all.
     pub fn stem(&self) -> String {
         let generators: Vec<String> = self
             .generators
             .iter()
             .map(|g| format_moves(g).replace(' ', "").replace('\'', "p"))
             .collect();
-        format!(
-            "{}-{}-{}",
-            self.puzzle,
-            generators.join("."),
-            self.metric.name()
-        )
+        let mut joined = generators.join(".");
+        if joined.len() > STEM_GENERATORS {
+            joined = format!("h{:016x}", xxhash_rust::xxh3::xxh3_64(joined.as_bytes()));
+        }
+        format!("{}-{}-{}", self.puzzle, joined, self.metric.name())
     }
 }
 
@@ -183,5 +187,28 @@ impl fmt::Display for GroupSpec {
             generators.join(", "),
             self.metric.name()
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Short generators name the file themselves; many are named by their hash, within a file
+    /// name's 255 bytes (#31: 10,000 generators gave `File name too long`).
+    #[test]
+    fn stems_are_readable_when_short_and_hashed_when_long() {
+        let short = GroupSpec::parse(Puzzle::Cube, "U R", GroupMetric::Qtm).unwrap();
+        assert_eq!(short.stem(), "3x3-U.R-qtm");
+        let many = vec!["R U R' U'"; 10_000].join(", ");
+        let long = GroupSpec::parse(Puzzle::Cube, &many, GroupMetric::Htm).unwrap();
+        let stem = long.stem();
+        assert!(
+            stem.starts_with("3x3-h") && stem.ends_with("-htm"),
+            "{stem}"
+        );
+        assert_eq!(stem.len(), "3x3-h".len() + 16 + "-htm".len());
+        let other = GroupSpec::parse(Puzzle::Cube, &format!("{many}, F"), GroupMetric::Htm);
+        assert_ne!(other.unwrap().stem(), stem);
     }
 }

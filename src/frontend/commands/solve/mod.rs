@@ -374,6 +374,24 @@ fn check_method(args: &Args) -> Result<(), String> {
     if args.budget.is_some() && args.method != Method::TwoPhase {
         return Err("--budget is for --method two-phase".into());
     }
+    // Limits that nothing would obey are refused, not ignored: a 2x2 solve is an exact table
+    // look-up (instant, its length known), and the layer method has no length or time to cut.
+    let limits = [
+        ("--max-length", args.max_length.is_some()),
+        ("--timeout", args.timeout.is_some()),
+    ];
+    if let Some((option, _)) = limits.iter().find(|(_, given)| *given) {
+        if args.puzzle == Some(Puzzle::Pocket) {
+            return Err(format!(
+                "{option} is for 3x3 searches; a 2x2 solve is a table look-up, always optimal and instant"
+            ));
+        }
+        if args.method == Method::Layers {
+            return Err(format!(
+                "{option} is for --method optimal and two-phase; --method layers takes every stage's moves, in milliseconds"
+            ));
+        }
+    }
     Ok(())
 }
 
