@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The whole test suite, as README.md gives it and CI (.ci/run) runs it: the Rust tests, the Slurm
 # scripts on a real one-node Slurm cluster started on this machine, the Python module's pytest
-# suite, and the web editor in headless Chromium with a short load test of the server. Each part
-# says where it starts; the first failure stops the run. CUBELAB_SKIP="slurm python browser"
-# (part names, space-separated) leaves parts out on a machine that cannot run them; CI leaves
-# out nothing.
+# suite, the web editor in headless Chromium with a short load test of the server, and a short
+# fuzzing run of every reader (cargo-fuzz, nightly toolchain). Each part says where it starts;
+# the first failure stops the run. CUBELAB_SKIP="slurm python browser fuzz" (part names,
+# space-separated) leaves parts out on a machine that cannot run them; CI leaves out nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 skip=" ${CUBELAB_SKIP:-} "
@@ -32,4 +32,7 @@ wait "$packages" || echo "== packages: the background install failed (target/tes
 part slurm scripts/slurm/test-local-cluster.sh
 part python scripts/test-python.sh
 part browser scripts/test-browser.sh
+# Coverage-guided fuzzing of every reader, five seconds a target (scripts/fuzz.sh; the first
+# run builds the targets with the nightly toolchain, about seven minutes on two cores).
+part fuzz scripts/fuzz.sh 5
 echo "== all tests passed"

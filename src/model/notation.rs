@@ -205,7 +205,10 @@ impl Parser {
         };
         let count = self.number().map_or(1, |c| c.value);
         let total = (body.len() as u64).saturating_mul(count);
-        if out.len() as u64 + total > MAX_MOVES as u64 {
+        // Saturating: a count past u64's range saturates `total`, which a plain sum with the
+        // turns before it would wrap to a small number (found by fuzzing: `Uu` then a group
+        // with a 20-digit count filled memory).
+        if (out.len() as u64).saturating_add(total) > MAX_MOVES as u64 {
             return Err(NotationError::TooLong { column });
         }
         // An empty body is repeated by doing nothing: a loop over its count would spin for

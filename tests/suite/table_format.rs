@@ -153,7 +153,10 @@ fn a_header_length_past_its_room_is_named() {
     patch(dir.path(), 12, &5000u32.to_le_bytes());
     let err = open(dir.path()).err().expect("refused");
     let message = err.to_string();
-    assert!(message.contains("header length field says 5000 bytes"), "{message}");
+    assert!(
+        message.contains("header length field says 5000 bytes"),
+        "{message}"
+    );
     assert!(!message.contains("truncated"), "{message}");
     assert_names_rebuild(&err, dir.path());
 }

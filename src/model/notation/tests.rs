@@ -81,6 +81,12 @@ fn errors_name_the_token_and_column() {
         parse_moves("(R U)99999999999999999999"),
         Err(NotationError::TooLong { column: 1 })
     );
+    // After other turns too: the count saturates, and the sum with the turns before must not
+    // wrap (found by fuzzing; it filled memory).
+    assert_eq!(
+        parse_moves("U [R, U]77777777777777777777"),
+        Err(NotationError::TooLong { column: 3 })
+    );
 }
 
 #[test]

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Fuzzes every reader of outside input (fuzz/fuzz_targets: moves, sticker strings and position
+# lines, Reid's notation, experiment CSV files, table files, the API's JSON bodies) with
+# cargo-fuzz and libFuzzer, SECONDS a target (default 10; the test command's short run). A long
+# run: `scripts/fuzz.sh 600`. A crash or a failed check stops with the input that caused it in
+# fuzz/artifacts/TARGET/ (replay: `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/FILE`).
+# Needs the nightly toolchain (libFuzzer's instrumentation); installs cargo-fuzz from crates.io
+# if it is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-10}
+if ! [[ $seconds =~ ^[1-9][0-9]*$ ]]; then
+  echo "fuzz.sh: '$seconds' is not a number of seconds (1 or more)" >&2
+  exit 2
+fi
+if ! rustup run nightly rustc --version >/dev/null 2>&1; then
+  echo "fuzz.sh: the nightly toolchain is missing; install it with \`rustup toolchain install nightly\`" >&2
+  exit 1
+fi
+if ! cargo fuzz --version >/dev/null 2>&1; then
+  echo "fuzz: installing cargo-fuzz"
+  cargo install --locked cargo-fuzz
+fi
+# Built once, without debug assertions' overflow checks aside: every target in one build.
+cargo +nightly fuzz build --release >/dev/null
+for target in $(cargo +nightly fuzz list); do
+  corpus=fuzz/corpus/$target
+  mkdir -p "$corpus"
+  # New inputs go to the first directory (ignored by git); the seeds are only read.
+  log=$(mktemp)
+  if ! cargo +nightly fuzz run --release "$target" "$corpus" "fuzz/seeds/$target" -- \
+    -max_total_time="$seconds" -max_len=8192 -rss_limit_mb=2048 -print_final_stats=1 \
+    >"$log" 2>&1; then
+    tail -n 40 "$log"
+    echo "fuzz: $target FAILED (the input is in fuzz/artifacts/$target/)" >&2
+    exit 1
+  fi
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  echo "fuzz: $target: ${runs:-?} inputs in ${seconds} s, no failure"
+  rm -f "$log"
+done
