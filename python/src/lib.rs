@@ -407,7 +407,8 @@ fn solve<'py>(
 /// positions), as `cubelab coset --json` computes it, returned as its dict: `counts` (positions
 /// at each exact distance, index = depth), `reached`, `depths` (per depth: count, total,
 /// exact, sequences, seconds), `bound` (every position proven within it, or None), `unsolved`,
-/// `unsolved_positions` and `seconds`. `bound` (default 20) proves the bound, phase 1 searching
+/// `unsolved_positions`, `class` (its symmetry class among 138,639,780), `class_cosets` (how
+/// many cosets that class stands for) and `seconds`. `bound` (default 20) proves the bound, phase 1 searching
 /// to `search_depth`; `exact=True` with `max_depth` counts exact distances. Needs the
 /// `phase1-sym` table and about 7.5 GB of memory; takes seconds to minutes, with the GIL
 /// released. Raises TableError for a missing table, PositionError for moves that name no 3x3
@@ -447,9 +448,10 @@ fn coset<'py>(
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
     let representative = coset_command::representative(moves).map_err(position_error)?;
     coset_command::missing_tables(&dir).map_err(table_error)?;
-    let (result, seconds) = py
+    let (result, class, seconds) = py
         .detach(|| {
             let started = Instant::now();
+            let class = coset_command::Class::of(&representative);
             let solver = coset_command::open_solver(&dir)?;
             let progress = CosetProgress {
                 watch: &[],
@@ -459,10 +461,10 @@ fn coset<'py>(
             let result = solver
                 .run(&representative, &limits, progress)
                 .map_err(|e| e.to_string())?;
-            Ok::<_, String>((result, started.elapsed().as_secs_f64()))
+            Ok::<_, String>((result, class, started.elapsed().as_secs_f64()))
         })
         .map_err(CubelabError::new_err)?;
-    to_python(py, &coset_command::json(moves, &result, seconds))
+    to_python(py, &coset_command::json(moves, &class, &result, seconds))
 }
 
 /// A table file, mapped into memory (not read): opening even a 1.3 GB table takes

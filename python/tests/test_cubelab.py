@@ -121,7 +121,8 @@ def test_two_phase_and_layers_solve_random_states(solver):
     layers = solver.solve(positions[1], method="layers", tables="ud-f4")
     assert layers["status"] == "solved"
     assert [s["stage"] for s in layers["stages"]][0] == "cross"
-    assert sum(s["length"] for s in layers["stages"]) == layers["length"]
+    # The whole solution merges turns of one face that meet at a stage's boundary.
+    assert sum(s["length"] for s in layers["stages"]) >= layers["length"]
     check_solves(positions[1], layers)
 
 
@@ -256,6 +257,8 @@ def test_a_coset_counts_h_as_published(data_dir):
     assert result["bound"] is None
     assert result["unsolved"] == 19_508_428_800 - sum(result["counts"])
     assert [d["exact"] for d in result["depths"]] == [True] * 7
+    # H is a symmetry class of its own.
+    assert result["class_cosets"] == 1 and 0 <= result["class"] < 138_639_780
 
 
 def test_coset_arguments_are_checked(data_dir):

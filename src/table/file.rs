@@ -2,7 +2,7 @@
 //! payload checksum once per file version on this machine (recorded in a `.ok` sidecar), or on
 //! request.
 
-use super::header::{TableHeader, TableHeaderV1};
+use super::header::TableHeader;
 use super::{FORMAT_VERSION, MAGIC, PAYLOAD_OFFSET, PREFIX, TableError, bincode_config, checksum};
 use crate::packing::{entry, nibble};
 use memmap2::Mmap;
@@ -97,7 +97,9 @@ impl Table {
             });
         }
         let version = u32::from_le_bytes([map[8], map[9], map[10], map[11]]);
-        if !(1..=FORMAT_VERSION).contains(&version) {
+        // Versions 1 and 2 checksummed the payload alone, so a header relabelled to name
+        // another table of the same size passed: no such file is answered from.
+        if version != FORMAT_VERSION {
             return Err(TableError::WrongVersion {
                 path: path.to_path_buf(),
                 found: version,
@@ -121,13 +123,9 @@ impl Table {
             });
         }
         let bytes = &map[PREFIX..PREFIX + header_len];
-        let header: TableHeader = if version == 1 {
-            bincode::serde::decode_from_slice::<TableHeaderV1, _>(bytes, bincode_config())
-                .map(|(v1, _)| v1.into())
-        } else {
-            bincode::serde::decode_from_slice(bytes, bincode_config()).map(|(h, _)| h)
-        }
-        .map_err(|e| err(format!("its header cannot be read ({e})")))?;
+        let header: TableHeader = bincode::serde::decode_from_slice(bytes, bincode_config())
+            .map(|(h, _)| h)
+            .map_err(|e| err(format!("its header cannot be read ({e})")))?;
         if header.payload_bytes != header.encoding.payload_bytes(header.entries) {
             return Err(err(format!(
                 "its header says {} entries in {} bytes",

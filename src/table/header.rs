@@ -53,33 +53,6 @@ pub struct SpaceParameters {
     pub fingerprint: u64,
 }
 
-/// The header as format version 1 wrote it (before `parameters`).
-#[derive(Deserialize)]
-pub(super) struct TableHeaderV1 {
-    space: SpaceCode,
-    encoding: Encoding,
-    entries: u64,
-    payload_bytes: u64,
-    checksum: u64,
-    histogram: Vec<u64>,
-    created_by: String,
-}
-
-impl From<TableHeaderV1> for TableHeader {
-    fn from(v1: TableHeaderV1) -> TableHeader {
-        TableHeader {
-            space: v1.space,
-            encoding: v1.encoding,
-            entries: v1.entries,
-            payload_bytes: v1.payload_bytes,
-            checksum: v1.checksum,
-            histogram: v1.histogram,
-            created_by: v1.created_by,
-            parameters: None,
-        }
-    }
-}
-
 impl TableHeader {
     /// Entries never reached: those outside a parametrised space.
     pub fn outside(&self) -> u64 {

@@ -32,7 +32,8 @@ pub use zst::{export_zst, import_zst, zst_path};
 
 pub const MAGIC: [u8; 8] = *b"CUBELAB\0";
 /// Version 2 added [`TableHeader::parameters`]; version 3 seals the header into the checksum
-/// (see [`checksum`]). Files of versions 1 and 2 are still read.
+/// (see [`checksum`]). Files of versions 1 and 2 are refused (their checksum could not tell a
+/// relabelled header), with the command that rebuilds them.
 pub const FORMAT_VERSION: u32 = 3;
 /// Payload offset: one page, so the mapped payload is page-aligned.
 pub const PAYLOAD_OFFSET: usize = 4096;

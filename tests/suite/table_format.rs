@@ -124,26 +124,6 @@ fn wrong_version() {
     assert_names_rebuild(&err, dir.path());
 }
 
-/// Version 1 wrote the same header without its last field (`group`, an `Option` that a table
-/// of a whole space leaves `None`: one zero byte): such files are still read.
-#[test]
-fn version_1_files_are_still_read() {
-    let dir = tempfile::tempdir().unwrap();
-    write_sample(dir.path());
-    let data = fs::read(ID.path(dir.path())).unwrap();
-    let header_len = u32::from_le_bytes(data[12..16].try_into().unwrap());
-    assert_eq!(
-        data[16 + header_len as usize - 1],
-        0,
-        "the group field, None"
-    );
-    patch(dir.path(), 8, &1u32.to_le_bytes());
-    patch(dir.path(), 12, &(header_len - 1).to_le_bytes());
-    unseal_checksum(dir.path());
-    let table = open(dir.path()).expect("a version 1 file opens");
-    assert_eq!(table.header().parameters, None);
-}
-
 /// A header length field past the room a header has is named as such (#31: it read as
 /// "truncated", for a file of the right length).
 #[test]
@@ -161,32 +141,21 @@ fn a_header_length_past_its_room_is_named() {
     assert_names_rebuild(&err, dir.path());
 }
 
-/// Rewrites the sample's checksum as versions 1 and 2 computed it: over the payload alone.
-fn unseal_checksum(dir: &Path) {
-    let path = ID.path(dir);
-    let sealed = Table::open_file(&path, "x").unwrap().header().checksum;
-    let mut data = fs::read(&path).unwrap();
-    let plain = xxhash_rust::xxh3::xxh3_64(&data[PAYLOAD_OFFSET..]);
-    // bincode writes a u64 past u32::MAX as the byte 253 and eight bytes.
-    let mut field = vec![253u8];
-    field.extend_from_slice(&sealed.to_le_bytes());
-    let at = data[..PAYLOAD_OFFSET]
-        .windows(field.len())
-        .position(|w| w == field)
-        .expect("the checksum field");
-    data[at + 1..at + 9].copy_from_slice(&plain.to_le_bytes());
-    fs::write(&path, data).unwrap();
-}
-
-/// Version 2 files, whose checksum covers the payload alone, are still read.
+/// Files of versions 1 and 2, whose checksum covered the payload alone (so that a relabelled
+/// header passed), are refused with the command that rebuilds them (#31).
 #[test]
-fn version_2_files_are_still_read() {
-    let dir = tempfile::tempdir().unwrap();
-    let payload = write_sample(dir.path());
-    patch(dir.path(), 8, &2u32.to_le_bytes());
-    unseal_checksum(dir.path());
-    let table = open(dir.path()).expect("a version 2 file opens");
-    assert_eq!(table.payload(), &payload[..]);
+fn older_format_versions_are_refused_with_the_rebuild_command() {
+    for version in [1u32, 2] {
+        let dir = tempfile::tempdir().unwrap();
+        write_sample(dir.path());
+        patch(dir.path(), 8, &version.to_le_bytes());
+        let err = open(dir.path()).err().expect("refused");
+        assert!(
+            matches!(err, TableError::WrongVersion { found, expected: 3, .. } if found == version),
+            "{err}"
+        );
+        assert_names_rebuild(&err, dir.path());
+    }
 }
 
 /// A header relabelled to name another table of the same size (the HTM 2x2 table called QTM:
