@@ -143,7 +143,9 @@ pub fn merge(runs: &[CosetRun]) -> MergedCosets {
     let reached_depths = kept.iter().map(|r| r.reached.len()).max().unwrap_or(0);
     let mut merged = MergedCosets {
         runs: runs.len(),
-        cosets: kept.iter().map(|r| r.class_cosets).sum(),
+        cosets: kept
+            .iter()
+            .fold(0u64, |sum, r| sum.saturating_add(r.class_cosets)),
         counts: vec![0; exact_depths],
         weighted: vec![0; exact_depths],
         reached: vec![0; reached_depths],
@@ -154,14 +156,16 @@ pub fn merge(runs: &[CosetRun]) -> MergedCosets {
     };
     for run in &kept {
         for (depth, &count) in run.counts.iter().take(exact_depths).enumerate() {
-            merged.counts[depth] += count;
-            merged.weighted[depth] += u128::from(count) * u128::from(run.class_cosets);
+            // Saturating: the counts come from files, which may say anything.
+            merged.counts[depth] = merged.counts[depth].saturating_add(count);
+            let weighted = u128::from(count) * u128::from(run.class_cosets);
+            merged.weighted[depth] = merged.weighted[depth].saturating_add(weighted);
         }
         for (depth, &count) in run.reached.iter().enumerate() {
-            merged.reached[depth] += count;
+            merged.reached[depth] = merged.reached[depth].saturating_add(count);
         }
         merged.bound = merged.bound.zip(run.bound).map(|(a, b)| a.max(b));
-        merged.unsolved += run.unsolved;
+        merged.unsolved = merged.unsolved.saturating_add(run.unsolved);
         merged.seconds += run.seconds;
     }
     merged
@@ -230,6 +234,25 @@ mod tests {
         assert_eq!(merged.reached, vec![1, 7, 9, 11]);
         assert_eq!(merged.bound, None);
         assert_eq!(merged.seconds, 3.0);
+    }
+
+    /// Counts no run could hold (a file says what it likes) saturate rather than wrap.
+    #[test]
+    fn counts_past_u64_saturate() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.jsonl");
+        let huge = run(1, u64::MAX, &[u64::MAX], &[u64::MAX], None);
+        std::fs::write(
+            &file,
+            format!("{huge}\n{}\n", run(2, u64::MAX, &[5], &[5], None)),
+        )
+        .unwrap();
+        let merged = merge(&read_runs(&[file]).unwrap());
+        assert_eq!(merged.counts, vec![u64::MAX]);
+        assert_eq!(merged.reached, vec![u64::MAX]);
+        assert_eq!(merged.cosets, u64::MAX);
+        // u64::MAX squared, plus 5 u64::MAX, passes u128::MAX.
+        assert_eq!(merged.weighted, vec![u128::MAX]);
     }
 
     #[test]
