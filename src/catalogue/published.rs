@@ -17,6 +17,41 @@ const PHASE1_QTM: &str = include_str!("../../tests/data/phase1_qtm.csv");
 const SQUARES: &str = include_str!("../../tests/data/squares_generators.csv");
 const UR_QTM: &str = include_str!("../../tests/data/ur_qtm.csv");
 const POCKET_DIRECTED: &str = include_str!("../../tests/data/pocket_directed.csv");
+const RANDOM_3X3: &str = include_str!("../../tests/data/random_3x3.csv");
+
+/// The optimal lengths of uniformly random positions that an experiment's sample is read
+/// against: counts at each length, and where they come from.
+pub struct RandomLengths {
+    pub counts: Vec<u64>,
+    pub source: &'static str,
+    /// Whether `counts` is the whole space (the 2x2), not a sample of it.
+    pub exact: bool,
+}
+
+/// The published distribution of random positions' optimal lengths for `puzzle` ("2x2" or
+/// "3x3", as experiments name them) in `metric`: for the 2x2 the whole space's (every state
+/// equally likely), for the 3x3 Rokicki's three million random positions.
+pub fn random_lengths(puzzle: &str, metric: Metric) -> Option<RandomLengths> {
+    match puzzle {
+        "2x2" => Some(RandomLengths {
+            counts: published_histogram(TableId::new(TableKind::Pocket, metric))?,
+            source: "all 3,674,160 states",
+            exact: true,
+        }),
+        "3x3" => {
+            let column = match metric {
+                Metric::Htm => 1,
+                Metric::Qtm => 2,
+            };
+            Some(RandomLengths {
+                counts: parse_column(RANDOM_3X3, column),
+                source: "Rokicki's 3,000,000 random positions",
+                exact: false,
+            })
+        }
+        _ => None,
+    }
+}
 
 /// The published count of states at each depth for table `id`, where one is known.
 pub fn published_histogram(id: TableId) -> Option<Vec<u64>> {
@@ -51,9 +86,14 @@ pub fn published_group_histogram(spec: &GroupSpec) -> Option<Vec<u64>> {
 
 /// `depth,count` lines after a header and `#` comments; the files are ours and fixed.
 fn parse(text: &str) -> Vec<u64> {
+    parse_column(text, 1)
+}
+
+/// Column `column` (0 = depth) of `depth,count,...` lines, as [`parse`] reads them.
+fn parse_column(text: &str, column: usize) -> Vec<u64> {
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.starts_with("depth") && !l.trim().is_empty())
-        .filter_map(|l| l.split_once(',').and_then(|(_, n)| n.trim().parse().ok()))
+        .filter_map(|l| l.split(',').nth(column).and_then(|n| n.trim().parse().ok()))
         .collect()
 }
 
@@ -81,5 +121,25 @@ mod tests {
             );
         }
         assert!(published_histogram(TableId::new(TableKind::Edges7, Metric::Htm)).is_none());
+    }
+
+    #[test]
+    fn the_random_samples_have_their_published_sizes_and_means() {
+        for (metric, mean) in [(Metric::Htm, 17.706), (Metric::Qtm, 20.663)] {
+            let sample = random_lengths("3x3", metric).unwrap();
+            let n: u64 = sample.counts.iter().sum();
+            assert_eq!(n, 3_000_000);
+            let sum: u64 = sample
+                .counts
+                .iter()
+                .enumerate()
+                .map(|(l, &c)| l as u64 * c)
+                .sum();
+            assert!((sum as f64 / n as f64 - mean).abs() < 5e-4, "{metric:?}");
+        }
+        let pocket = random_lengths("2x2", Metric::Htm).unwrap();
+        assert!(pocket.exact);
+        assert_eq!(pocket.counts.len(), 12);
+        assert!(random_lengths("4x4", Metric::Htm).is_none());
     }
 }

@@ -1,6 +1,7 @@
-//! Helpers every layer may use: numbers written for people, progress bars, and the hint that
-//! memory will be read soon.
+//! Helpers every layer may use: numbers written for people, progress bars, a sample's
+//! intervals, and the hint that memory will be read soon.
 
+pub mod sample;
 pub mod units;
 
 /// Hints that `items[index]` will be read soon, so a search can overlap memory latencies. A hint

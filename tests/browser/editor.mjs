@@ -18,9 +18,11 @@ const api = async (path, body) => {
 
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
-  // Headless as root on a machine with no network beyond loopback.
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  // Headless as root on a machine with no network beyond loopback; WebGL (the 3D view) on the
+  // CPU, by SwiftShader (tests/browser/view3d.mjs tests that view).
+  args: ["--no-sandbox", "--disable-gpu", "--use-angle=swiftshader", "--enable-unsafe-swiftshader",
+    "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync"],
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });

@@ -1296,6 +1296,39 @@ fn positions_are_drawn_as_nets() {
         picture.to_ascii_uppercase().contains("#FF00FF"),
         "R's colour used"
     );
+    // --view 3d: the cube in isometric projection, its size set by the puzzle's side.
+    let cube = dir.path().join("cube.png");
+    let out = stats(&[
+        "draw",
+        "--view",
+        "3d",
+        superflip,
+        "--out",
+        cube.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&cube).unwrap();
+    let size = |b: &[u8]| {
+        (
+            u32::from_be_bytes(b[16..20].try_into().unwrap()),
+            u32::from_be_bytes(b[20..24].try_into().unwrap()),
+        )
+    };
+    // 3 cubies of 56 pixels: 2 · 3 · 56 · cos 30° wide, 2 · 3 · 56 high, 20-pixel margins.
+    assert_eq!(size(&bytes), (330, 376));
+    let pocket = dir.path().join("pocket.png");
+    let args = [
+        "draw",
+        "--view",
+        "3d",
+        "--puzzle",
+        "2x2",
+        "R",
+        "--out",
+        pocket.to_str().unwrap(),
+    ];
+    assert!(stats(&args).status.success());
+    assert_eq!(size(&std::fs::read(&pocket).unwrap()), (233, 264));
     // Errors name what is wrong.
     let jpg = dir.path().join("x.jpg");
     let out = stats(&["draw", "R", "--out", jpg.to_str().unwrap()]);
@@ -1640,6 +1673,65 @@ fn layers_prints_named_stages_and_draws_each() {
         assert!(stdout.contains(&format!("after {stage}:")), "{stdout}");
     }
     assert!(stdout.contains("htm, layers;"), "{stdout}");
+
+    // --draw: a 3D picture of the position and of the cube after each stage, the last solved.
+    let pictures = dir.path().join("stages");
+    let drawn = solve(
+        &[
+            &args[..],
+            &[
+                "--draw",
+                pictures.to_str().unwrap(),
+                "--draw-format",
+                "svg",
+                scramble,
+            ],
+        ]
+        .concat(),
+        None,
+    );
+    assert!(drawn.status.success(), "{}", text(&drawn.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&pictures)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "0-0-position.svg",
+            "0-1-cross.svg",
+            "0-2-first-layer-corners.svg",
+            "0-3-second-layer.svg",
+            "0-4-last-layer-cross.svg",
+            "0-5-last-layer-orientation.svg",
+            "0-6-last-layer-permutation.svg",
+        ]
+    );
+    assert!(
+        text(&drawn.stderr).contains("drew "),
+        "{}",
+        text(&drawn.stderr)
+    );
+    // The solved cube shows one colour per face: three colours (shaded), against more before.
+    let colours = |name: &str| {
+        let svg = std::fs::read_to_string(pictures.join(name)).unwrap();
+        let mut fills: Vec<&str> = svg
+            .split("fill=\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .filter(|f| !f.eq_ignore_ascii_case("#000000") && !f.eq_ignore_ascii_case("#ffffff"))
+            .collect();
+        fills.sort_unstable();
+        fills.dedup();
+        fills.len()
+    };
+    assert_eq!(
+        colours("0-6-last-layer-permutation.svg"),
+        2,
+        "U is white, F and R shaded"
+    );
+    assert!(colours("0-0-position.svg") > 3);
 }
 
 #[test]

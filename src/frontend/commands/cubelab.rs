@@ -71,6 +71,10 @@ enum Command {
         /// from its last answer) before it is closed.
         #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
         header_timeout: f64,
+        /// Where the 3D view's npm packages are installed (`npm ci --prefix web` in the
+        /// repository); without them the editor shows the flat net only.
+        #[arg(long, value_name = "DIR", default_value = crate::frontend::serve::modules::DEFAULT_DIR)]
+        web_modules: PathBuf,
     },
     /// Every position of a coset of H = <U, D, R2, L2, F2, B2> at once (Rokicki's coset
     /// solver): the coset of MOVES is the 19,508,428,800 positions h·MOVES (h in H), those with
@@ -237,6 +241,7 @@ pub fn run(args: Args) -> ExitCode {
             queue,
             client_searches,
             header_timeout,
+            web_modules,
         }) => seconds("--max-search", max_search).and_then(|search| {
             // Refused at start, not at every request.
             crate::search::heuristic::AnyHeuristic::check_kind(tables)
@@ -253,7 +258,8 @@ pub fn run(args: Args) -> ExitCode {
                     .clamp(1, searches),
                 header_timeout: seconds("--header-timeout", header_timeout)?,
             };
-            serve(&bind, port, Server::new(data_dir, tables, limits))
+            let server = Server::new(data_dir, tables, limits).with_web_modules(web_modules);
+            serve(&bind, port, server)
         }),
         Some(Command::LoadTest {
             url,

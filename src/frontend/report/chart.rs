@@ -99,6 +99,56 @@ pub fn bar_chart(
     series: &[Series],
     log: bool,
 ) -> Result<(), ChartError> {
+    let bars: Vec<Bars> = series.iter().map(Bars::of).collect();
+    let scale = if log { Scale::LogCount } else { Scale::Count };
+    bars_and_marks(path, format, labels, &bars, &[], scale)
+}
+
+/// One bar series of [`bars_and_marks`]: a value per x `0, 1, ...` (0 draws no bar), and
+/// optionally an interval per x drawn as a whisker.
+pub struct Bars {
+    pub name: String,
+    pub values: Vec<f64>,
+    pub intervals: Vec<Option<(f64, f64)>>,
+}
+
+impl Bars {
+    pub fn of(series: &Series) -> Bars {
+        Bars {
+            name: series.name.clone(),
+            values: series.histogram.iter().map(|&c| c as f64).collect(),
+            intervals: Vec::new(),
+        }
+    }
+}
+
+/// Values drawn as black-edged marks over the bars of series `over`, each at its x: a
+/// published distribution over our own, so that a match shows as a mark on the bar's top.
+pub struct Marks {
+    pub name: String,
+    pub over: usize,
+    pub values: Vec<f64>,
+}
+
+/// How a bar chart's y axis reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    Count,
+    /// Heights are log10 of the counts (labels show powers of ten).
+    LogCount,
+    /// Values are shares from 0 to 1, labelled in percent.
+    Percent,
+}
+
+/// Grouped bars with optional whiskers, and marks over them; see [`Bars`] and [`Marks`].
+pub fn bars_and_marks(
+    path: &Path,
+    format: ChartFormat,
+    labels: &Labels,
+    bars: &[Bars],
+    marks: &[Marks],
+    scale: Scale,
+) -> Result<(), ChartError> {
     register_font();
     let error = |message: String| ChartError {
         path: path.display().to_string(),
@@ -107,11 +157,11 @@ pub fn bar_chart(
     let result = match format {
         ChartFormat::Png => {
             let root = BitMapBackend::new(path, CHART_SIZE).into_drawing_area();
-            draw_bars(root, labels, series, log)
+            draw_bars(root, labels, bars, marks, scale)
         }
         ChartFormat::Svg => {
             let root = SVGBackend::new(path, CHART_SIZE).into_drawing_area();
-            draw_bars(root, labels, series, log)
+            draw_bars(root, labels, bars, marks, scale)
         }
     };
     result.map_err(error)
@@ -120,28 +170,31 @@ pub fn bar_chart(
 fn draw_bars<DB: DrawingBackend>(
     root: DrawingArea<DB, Shift>,
     labels: &Labels,
-    series: &[Series],
-    log: bool,
+    series: &[Bars],
+    marks: &[Marks],
+    scale: Scale,
 ) -> Result<(), String> {
     let err = |e: DrawingAreaErrorKind<DB::ErrorType>| e.to_string();
     root.fill(&WHITE).map_err(err)?;
+    let log = scale == Scale::LogCount;
     let depths = series
         .iter()
-        .map(|s| s.histogram.len())
+        .map(|s| s.values.len())
+        .chain(marks.iter().map(|m| m.values.len()))
         .max()
         .unwrap_or(1)
         .max(1);
-    let height = |count: u64| {
-        if log {
-            (count as f64).log10()
-        } else {
-            count as f64
-        }
-    };
+    let height = |value: f64| if log { value.log10() } else { value };
     let top = series
         .iter()
-        .flat_map(|s| s.histogram.iter().map(|&c| height(c)))
-        .fold(1.0f64, f64::max);
+        .flat_map(|s| {
+            let whiskers = s.intervals.iter().flatten().map(|&(_, high)| high);
+            s.values.iter().copied().chain(whiskers)
+        })
+        .chain(marks.iter().flat_map(|m| m.values.iter().copied()))
+        .filter(|&v| v > 0.0)
+        .map(height)
+        .fold(if scale == Scale::Percent { 0.01 } else { 1.0 }, f64::max);
     let y_top = if log { top.ceil() + 0.5 } else { top * 1.08 };
     let mut chart = ChartBuilder::on(&root)
         .caption(labels.title, ("sans-serif", 26))
@@ -150,19 +203,17 @@ fn draw_bars<DB: DrawingBackend>(
         .y_label_area_size(95)
         .build_cartesian_2d(-0.5f64..depths as f64 - 0.5, 0f64..y_top)
         .map_err(err)?;
-    let y_format = |v: &f64| {
-        if log {
-            format!("10^{v:.0}")
-        } else if top >= 1e6 {
+    let y_format = |v: &f64| match scale {
+        Scale::LogCount => format!("10^{v:.0}"),
+        Scale::Percent => format!("{:.0}%", v * 100.0),
+        Scale::Count if top >= 1e6 => {
             // Ticks fall on fractions of a million: keep one decimal, drop a trailing ".0".
             let millions = format!("{:.1}", v / 1e6);
             format!("{}M", millions.trim_end_matches(".0"))
-        } else if v.fract().abs() > 1e-9 {
-            // Counts are whole: a tick between two of them gets no label.
-            String::new()
-        } else {
-            format!("{v:.0}")
         }
+        // Counts are whole: a tick between two of them gets no label.
+        Scale::Count if v.fract().abs() > 1e-9 => String::new(),
+        Scale::Count => format!("{v:.0}"),
     };
     chart
         .configure_mesh()
@@ -178,17 +229,17 @@ fn draw_bars<DB: DrawingBackend>(
         .map_err(err)?;
     let group = 0.8;
     let width = group / series.len().max(1) as f64;
+    let left = |i: usize, d: usize| d as f64 - group / 2.0 + i as f64 * width;
     for (i, s) in series.iter().enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
-        let left = |d: usize| d as f64 - group / 2.0 + i as f64 * width;
         let bars = s
-            .histogram
+            .values
             .iter()
             .enumerate()
-            .filter(|&(_, &c)| c > 0)
-            .map(move |(d, &c)| {
+            .filter(|&(_, &v)| v > 0.0)
+            .map(move |(d, &v)| {
                 Rectangle::new(
-                    [(left(d), 0.0), (left(d) + width * 0.95, height(c))],
+                    [(left(i, d), 0.0), (left(i, d) + width * 0.95, height(v))],
                     colour.filled(),
                 )
             });
@@ -197,6 +248,44 @@ fn draw_bars<DB: DrawingBackend>(
             .map_err(err)?
             .label(s.name.as_str())
             .legend(swatch(colour));
+        // Whiskers: a vertical line over the interval with a cap at each end.
+        let middle = |d: usize| left(i, d) + width * 0.475;
+        let cap = width * 0.2;
+        let whiskers = s
+            .intervals
+            .iter()
+            .enumerate()
+            .filter_map(|(d, interval)| interval.map(|(low, high)| (d, low, high)))
+            .flat_map(move |(d, low, high)| {
+                let x = middle(d);
+                [
+                    vec![(x, low), (x, high)],
+                    vec![(x - cap, low), (x + cap, low)],
+                    vec![(x - cap, high), (x + cap, high)],
+                ]
+            })
+            .map(|points| PathElement::new(points, BLACK.stroke_width(2)));
+        chart.draw_series(whiskers).map_err(err)?;
+    }
+    for m in marks {
+        let middle = |d: usize| left(m.over, d) + width * 0.475;
+        let dots = m
+            .values
+            .iter()
+            .enumerate()
+            .filter(|&(_, &v)| v > 0.0)
+            .flat_map(move |(d, &v)| {
+                let at = (middle(d), height(v));
+                [
+                    Circle::new(at, 6, WHITE.filled()),
+                    Circle::new(at, 6, BLACK.stroke_width(2)),
+                ]
+            });
+        chart
+            .draw_series(dots)
+            .map_err(err)?
+            .label(m.name.as_str())
+            .legend(|(x, y)| Circle::new((x + 7, y), 6, BLACK.stroke_width(2)));
     }
     finish(&mut chart, &root)
 }
@@ -394,6 +483,44 @@ mod tests {
         }];
         let path = dir.path().join("empty.png");
         assert!(points_chart(&path, ChartFormat::Png, &labels, &empty, false).is_err());
+    }
+
+    #[test]
+    fn marks_and_whiskers_are_drawn_and_named() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("shares.svg");
+        let labels = Labels {
+            title: "Shares",
+            x: "optimal length (moves)",
+            y: "share of positions",
+        };
+        let bars = [Bars {
+            name: "ours (10 positions)".into(),
+            values: vec![0.0, 0.3, 0.7],
+            intervals: vec![None, Some((0.1, 0.6)), Some((0.4, 0.9))],
+        }];
+        let marks = [Marks {
+            name: "published".into(),
+            over: 0,
+            values: vec![0.0, 0.25, 0.75],
+        }];
+        bars_and_marks(
+            &path,
+            ChartFormat::Svg,
+            &labels,
+            &bars,
+            &marks,
+            Scale::Percent,
+        )
+        .unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        for text in ["ours (10 positions)", "published", "60%"] {
+            assert!(svg.contains(text), "{text}");
+        }
+        // Two marks (a fill and an edge each) and the legend's: five circles.
+        assert_eq!(svg.matches("<circle").count(), 5, "{svg}");
+        // Two whiskers of three strokes each.
+        assert!(svg.matches("<polyline").count() >= 6);
     }
 
     #[test]

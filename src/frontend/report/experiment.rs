@@ -534,6 +534,49 @@ pub struct GroupSummary {
     pub by_length: Vec<LengthSummary>,
     /// The proven lower bounds of the positions given up on, smallest first.
     pub lower_bounds: Vec<u32>,
+    /// The optimal lengths beside the published distribution of random positions, for an
+    /// experiment whose every position was solved optimally by length and where one is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub published: Option<PublishedComparison>,
+}
+
+/// An experiment's optimal lengths, each length's share with its 95% interval, beside the
+/// share published for random positions.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct PublishedComparison {
+    pub source: String,
+    /// Whether the published counts are the whole space's (no sampling error on that side).
+    pub exact: bool,
+    pub rows: Vec<crate::support::sample::ShareRow>,
+}
+
+impl PublishedComparison {
+    /// The comparison for a group's optimal lengths, if its puzzle and metric have a published
+    /// distribution and its rows were solved optimally (two-phase or layer lengths are not).
+    fn of(puzzle: &str, metric: &str, rows: &[&ExperimentRow]) -> Option<PublishedComparison> {
+        let optimal = |r: &&&ExperimentRow| r.method.as_deref().is_none_or(|m| m == "optimal");
+        if !rows.iter().all(|r| optimal(&r)) {
+            return None;
+        }
+        let metric = crate::model::cube::Metric::from_name(metric)?;
+        let published = crate::catalogue::published::random_lengths(puzzle, metric)?;
+        let mut counts = Vec::new();
+        for row in rows.iter().filter(|r| r.status == "optimal") {
+            let length = row.length? as usize;
+            if counts.len() <= length {
+                counts.resize(length + 1, 0);
+            }
+            counts[length] += 1;
+        }
+        if counts.is_empty() {
+            return None;
+        }
+        Some(PublishedComparison {
+            source: published.source.to_string(),
+            exact: published.exact,
+            rows: crate::support::sample::compare(&counts, &published.counts),
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
@@ -600,6 +643,7 @@ fn summarise_group(puzzle: &str, metric: &str, rows: &[&ExperimentRow]) -> Group
         by_status,
         by_length,
         lower_bounds,
+        published: PublishedComparison::of(puzzle, metric, rows),
     }
 }
 
@@ -662,8 +706,40 @@ pub fn markdown(summary: &ExperimentSummary) -> String {
             );
         }
         let _ = writeln!(out);
+        if let Some(published) = &group.published {
+            let _ = writeln!(out, "Against {}:", published.source);
+            let _ = writeln!(out);
+            let _ = writeln!(
+                out,
+                "| length | positions | share | 95% interval | published share | inside |"
+            );
+            let _ = writeln!(out, "|{}", "---|".repeat(6));
+            for r in &published.rows {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} |",
+                    r.length,
+                    r.positions,
+                    percent(r.share),
+                    format!("{} – {}", percent(r.low), percent(r.high)),
+                    percent(r.published_share),
+                    if r.agrees { "yes" } else { "**no**" }
+                );
+            }
+            let _ = writeln!(out);
+        }
     }
     out
+}
+
+/// A share in percent, with two decimals (four below a hundredth of a percent, where the
+/// published tails are).
+pub fn percent(share: f64) -> String {
+    if share > 0.0 && share < 1e-4 {
+        format!("{:.4}%", share * 100.0)
+    } else {
+        format!("{:.2}%", share * 100.0)
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
-//! Pictures of positions: the unfolded cube (U above, L F R B in a row, D below, each face as
-//! seen from outside), drawn with plotters into PNG or SVG, in a colour scheme.
+//! Pictures of positions, drawn with plotters into PNG or SVG in a colour scheme: the unfolded
+//! cube (U above, L F R B in a row, D below, each face as seen from outside), or the cube in
+//! isometric projection with U, F and R in view (as visualcube and most cubing sites draw it).
 
 use super::chart::{ChartError, ChartFormat};
 use crate::model::cube::Face;
@@ -82,9 +83,44 @@ fn colour(word: &str) -> Option<(u8, u8, u8)> {
     Some((channel(0)?, channel(2)?, channel(4)?))
 }
 
+/// How a position is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum View {
+    /// The unfolded cube: every sticker in view.
+    #[default]
+    Net,
+    /// The cube in isometric projection from above the front-right corner: U, F and R in view.
+    #[value(name = "3d")]
+    Cube3d,
+}
+
 /// Pixels per sticker, and around the net.
 const CELL: u32 = 40;
 const MARGIN: u32 = 20;
+
+/// Draws `stickers` (as [`draw_net`] reads them) into `path` in the chosen view.
+pub fn draw_position(
+    path: &Path,
+    format: ChartFormat,
+    stickers: &str,
+    scheme: &Scheme,
+    view: View,
+) -> Result<(), ChartError> {
+    match view {
+        View::Net => draw_net(path, format, stickers, scheme),
+        View::Cube3d => draw_cube_3d(path, format, stickers, scheme),
+    }
+}
+
+/// The faces of a sticker string, and its side (2 or 3), or why it is none.
+fn faces_of(stickers: &str) -> Result<(Vec<Face>, u32), String> {
+    let letters: Vec<Face> = stickers.chars().filter_map(Face::from_letter).collect();
+    match (letters.len(), stickers.chars().count()) {
+        (24, 24) => Ok((letters, 2)),
+        (54, 54) => Ok((letters, 3)),
+        _ => Err(format!("not a sticker string of a 2x2 or 3x3: {stickers}")),
+    }
+}
 
 /// Draws `stickers` (24 letters for a 2x2, 54 for a 3x3, faces U R F D L B, each letter the
 /// face whose colour the sticker has) as the unfolded cube into `path`.
@@ -98,16 +134,7 @@ pub fn draw_net(
         path: path.display().to_string(),
         message,
     };
-    let letters: Vec<Face> = stickers.chars().filter_map(Face::from_letter).collect();
-    let side = match (letters.len(), stickers.chars().count()) {
-        (24, 24) => 2,
-        (54, 54) => 3,
-        _ => {
-            return Err(error(format!(
-                "not a sticker string of a 2x2 or 3x3: {stickers}"
-            )));
-        }
-    };
+    let (letters, side) = faces_of(stickers).map_err(error)?;
     let size = (4 * side * CELL + 2 * MARGIN, 3 * side * CELL + 2 * MARGIN);
     let result = match format {
         ChartFormat::Png => {
@@ -156,9 +183,236 @@ fn paint<DB: DrawingBackend>(
     root.present().map_err(|e| fail(&e))
 }
 
+/// Pixels per cubie edge in the isometric picture, whatever the puzzle's side, so that a 2x2
+/// and a 3x3 differ in size as the puzzles do.
+const CUBIE: f64 = 56.0;
+/// Gap around each sticker, as a share of a cubie's edge (the black plastic between them).
+const INSET: f64 = 0.06;
+/// Brightness of the faces in view, U F R: light from above and the left, so the three read as
+/// three planes even where they show one colour.
+const SHADES: [f64; 3] = [1.0, 0.88, 0.76];
+
+/// Draws `stickers` (as [`draw_net`] reads them) as the cube seen from above its front-right
+/// corner, in isometric projection: U on top, F to the left, R to the right.
+pub fn draw_cube_3d(
+    path: &Path,
+    format: ChartFormat,
+    stickers: &str,
+    scheme: &Scheme,
+) -> Result<(), ChartError> {
+    let error = |message: String| ChartError {
+        path: path.display().to_string(),
+        message,
+    };
+    let (letters, side) = faces_of(stickers).map_err(error)?;
+    let n = f64::from(side);
+    let half_width = n * CUBIE * COS_30;
+    let size = (
+        (2.0 * half_width) as u32 + 2 * MARGIN,
+        (2.0 * n * CUBIE) as u32 + 2 * MARGIN,
+    );
+    let projection = Isometric {
+        centre: (
+            f64::from(MARGIN) + half_width,
+            f64::from(MARGIN) + n * CUBIE,
+        ),
+    };
+    let result = match format {
+        ChartFormat::Png => {
+            let root = BitMapBackend::new(path, size).into_drawing_area();
+            paint_3d(root, &letters, side, scheme, &projection)
+        }
+        ChartFormat::Svg => {
+            let root = SVGBackend::new(path, size).into_drawing_area();
+            paint_3d(root, &letters, side, scheme, &projection)
+        }
+    };
+    result.map_err(error)
+}
+
+const COS_30: f64 = 0.866_025_403_784_438_6;
+
+/// Cube coordinates (x from L to R, y from D to U, z from B to F, each 0 to the side) to
+/// pixels: the corner U F R is at `centre`, the U-B-L corner straight above it.
+struct Isometric {
+    centre: (f64, f64),
+}
+
+impl Isometric {
+    fn pixel(&self, (x, y, z): (f64, f64, f64)) -> (i32, i32) {
+        let across = (x - z) * COS_30 * CUBIE;
+        // Zero at the U-F-R corner (n, n, n); one cubie up per unit of y.
+        let down = ((x + z) * 0.5 - y) * CUBIE;
+        (
+            (self.centre.0 + across).round() as i32,
+            (self.centre.1 + down).round() as i32,
+        )
+    }
+}
+
+/// The corners of the `size`-wide square at (`row`, `column`) of face U (0), F (1) or R (2) of
+/// a cube of side `n`, each face as seen from outside (row 0 at the top, for U the back),
+/// shrunk by `inset` on every side.
+fn square(
+    face: usize,
+    (row, column): (f64, f64),
+    size: f64,
+    n: f64,
+    inset: f64,
+) -> [(f64, f64, f64); 4] {
+    let (a0, a1) = (column + inset, column + size - inset);
+    let (b0, b1) = (row + inset, row + size - inset);
+    [(a0, b0), (a1, b0), (a1, b1), (a0, b1)].map(|(a, b)| match face {
+        // U: columns from L to R, rows from B to F.
+        0 => (a, n, b),
+        // F: columns from L to R, rows from U down.
+        1 => (a, n - b, n),
+        // R: columns from F to B, rows from U down.
+        _ => (n, n - b, n - a),
+    })
+}
+
+fn paint_3d<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    letters: &[Face],
+    side: u32,
+    scheme: &Scheme,
+    projection: &Isometric,
+) -> Result<(), String> {
+    let fail = |e: &dyn std::fmt::Display| e.to_string();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    let n = f64::from(side);
+    let area = (side * side) as usize;
+    // Faces U, F and R: their offsets in the sticker string (U R F D L B).
+    for (view, offset) in [(0usize, 0usize), (1, 2 * area), (2, area)] {
+        let body = square(view, (0.0, 0.0), n, n, 0.0).map(|p| projection.pixel(p));
+        root.draw(&Polygon::new(body.to_vec(), BLACK.filled()))
+            .map_err(|e| fail(&e))?;
+        for i in 0..area {
+            let (row, column) = ((i / side as usize) as f64, (i % side as usize) as f64);
+            let corners = square(view, (row, column), 1.0, n, INSET).map(|p| projection.pixel(p));
+            let RGBColor(r, g, b) = scheme.of(letters[offset + i]);
+            let shade = |c: u8| (f64::from(c) * SHADES[view]).round() as u8;
+            let colour = RGBColor(shade(r), shade(g), shade(b));
+            root.draw(&Polygon::new(corners.to_vec(), colour.filled()))
+                .map_err(|e| fail(&e))?;
+        }
+    }
+    root.present().map_err(|e| fail(&e))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The 3D picture of `stickers` as RGB pixels, and its width.
+    fn rgb_3d(stickers: &str) -> (Vec<u8>, u32, Isometric) {
+        let (letters, side) = faces_of(stickers).unwrap();
+        let n = f64::from(side);
+        let half_width = n * CUBIE * COS_30;
+        let (w, h) = (
+            (2.0 * half_width) as u32 + 2 * MARGIN,
+            (2.0 * n * CUBIE) as u32 + 2 * MARGIN,
+        );
+        let projection = Isometric {
+            centre: (
+                f64::from(MARGIN) + half_width,
+                f64::from(MARGIN) + n * CUBIE,
+            ),
+        };
+        let mut buffer = vec![0u8; (w * h * 3) as usize];
+        {
+            let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
+            paint_3d(root, &letters, side, &Scheme::STANDARD, &projection).unwrap();
+        }
+        (buffer, w, projection)
+    }
+
+    /// The colour drawn at the middle of the sticker (`row`, `column`) of face U (0), F (1)
+    /// or R (2).
+    fn colour_at(
+        picture: &(Vec<u8>, u32, Isometric),
+        face: usize,
+        row: usize,
+        column: usize,
+    ) -> (u8, u8, u8) {
+        let (buffer, width, projection) = picture;
+        let corners = square(face, (row as f64, column as f64), 1.0, 3.0, 0.0);
+        let middle = corners.iter().fold((0.0, 0.0, 0.0), |m, p| {
+            (m.0 + p.0 / 4.0, m.1 + p.1 / 4.0, m.2 + p.2 / 4.0)
+        });
+        let (x, y) = projection.pixel(middle);
+        let at = ((y as u32 * width + x as u32) * 3) as usize;
+        (buffer[at], buffer[at + 1], buffer[at + 2])
+    }
+
+    fn shaded(face: Face, view: usize) -> (u8, u8, u8) {
+        let (r, g, b) = Scheme::STANDARD.colours()[face.index()];
+        let shade = |c: u8| (f64::from(c) * SHADES[view]).round() as u8;
+        (shade(r), shade(g), shade(b))
+    }
+
+    #[test]
+    fn the_3d_picture_puts_each_sticker_where_the_cube_has_it() {
+        // After R, the right column of U shows F's colour, that of F shows D's, R stays R.
+        let cube = crate::model::cube::Cube3::SOLVED
+            .apply_all(&crate::model::notation::parse_moves("R").unwrap());
+        let picture = rgb_3d(&cube.to_facelets());
+        for row in 0..3 {
+            assert_eq!(colour_at(&picture, 0, row, 0), shaded(Face::U, 0));
+            assert_eq!(colour_at(&picture, 0, row, 2), shaded(Face::F, 0));
+            assert_eq!(colour_at(&picture, 1, row, 0), shaded(Face::F, 1));
+            assert_eq!(colour_at(&picture, 1, row, 2), shaded(Face::D, 1));
+            for column in 0..3 {
+                assert_eq!(colour_at(&picture, 2, row, column), shaded(Face::R, 2));
+            }
+        }
+        // After U, F's top row shows R's colour, and R's shows B's.
+        let cube = crate::model::cube::Cube3::SOLVED
+            .apply_all(&crate::model::notation::parse_moves("U").unwrap());
+        let picture = rgb_3d(&cube.to_facelets());
+        for column in 0..3 {
+            assert_eq!(colour_at(&picture, 1, 0, column), shaded(Face::R, 1));
+            assert_eq!(colour_at(&picture, 2, 0, column), shaded(Face::B, 2));
+            assert_eq!(colour_at(&picture, 1, 1, column), shaded(Face::F, 1));
+        }
+    }
+
+    #[test]
+    fn the_3d_picture_writes_png_and_svg_and_refuses_bad_stickers() {
+        let dir = tempfile::tempdir().unwrap();
+        let stickers = crate::model::cube::Cube3::SOLVED.to_facelets();
+        for format in [ChartFormat::Png, ChartFormat::Svg] {
+            let path = dir.path().join(format!("cube.{}", format.extension()));
+            draw_position(&path, format, &stickers, &Scheme::STANDARD, View::Cube3d).unwrap();
+            assert!(std::fs::metadata(&path).unwrap().len() > 500);
+        }
+        let pocket = "UUUURRRRFFFFDDDDLLLLBBBB";
+        let path = dir.path().join("pocket.svg");
+        draw_position(
+            &path,
+            ChartFormat::Svg,
+            pocket,
+            &Scheme::STANDARD,
+            View::Cube3d,
+        )
+        .unwrap();
+        // Three faces of four stickers each, and the three faces' backs.
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(svg.matches("<polygon").count(), 15, "{svg}");
+        let error = draw_position(
+            &path,
+            ChartFormat::Png,
+            "UUU",
+            &Scheme::STANDARD,
+            View::Cube3d,
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("not a sticker string"),
+            "{error}"
+        );
+    }
 
     #[test]
     fn schemes_read_names_and_hex_and_refuse_the_rest() {

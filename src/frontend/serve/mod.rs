@@ -41,6 +41,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub mod load;
+pub mod modules;
 
 /// What one request may ask for.
 #[derive(Clone, Debug)]
@@ -106,6 +107,8 @@ pub struct Server {
     clients: std::sync::Mutex<HashMap<IpAddr, Arc<Semaphore>>>,
     /// Permits for the requests that need no optimal 3x3 search.
     quick: Arc<Semaphore>,
+    /// Where the npm packages of the 3D view are installed ([`modules`]).
+    web_modules: PathBuf,
 }
 
 impl Server {
@@ -117,7 +120,15 @@ impl Server {
             clients: std::sync::Mutex::new(HashMap::new()),
             quick: Arc::new(Semaphore::new(limits.searches.max(1) * QUICK_PER_SEARCH)),
             limits,
+            web_modules: PathBuf::from(modules::DEFAULT_DIR),
         }
+    }
+
+    /// The same server, serving the 3D view's npm packages from `dir` (default
+    /// [`modules::DEFAULT_DIR`]).
+    pub fn with_web_modules(mut self, dir: PathBuf) -> Server {
+        self.web_modules = dir;
+        self
     }
 
     /// The permits a request's work needs: for an optimal 3x3 search, one of its client's and
@@ -246,6 +257,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/", get(page))
         .route("/app.js", get(script))
         .route("/style.css", get(style))
+        .route("/modules/{*path}", get(module_file))
         .route("/solve", post(solve))
         .route("/validate", post(validate))
         .route("/random", get(random))
@@ -748,6 +760,31 @@ async fn script() -> impl IntoResponse {
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
         include_str!("../../../web/app.js"),
     )
+}
+
+/// A file of the 3D view's npm packages, from their install ([`modules`]).
+async fn module_file(
+    State(server): State<Arc<Server>>,
+    axum::extract::Path(path): axum::extract::Path<String>,
+) -> Result<Response, ApiError> {
+    let not_found = |e: modules::ModuleError| ApiError {
+        status: StatusCode::NOT_FOUND,
+        message: e.to_string(),
+    };
+    let file = modules::resolve(&server.web_modules, &path).map_err(not_found)?;
+    let bytes = tokio::fs::read(&file).await.map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("cannot read {}: {e}", file.display()),
+    })?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, modules::content_type(&file)),
+            // The install changes only with `npm ci`; an hour spares the page's many chunks.
+            (header::CACHE_CONTROL, "max-age=3600"),
+        ],
+        bytes,
+    )
+        .into_response())
 }
 
 async fn style() -> impl IntoResponse {

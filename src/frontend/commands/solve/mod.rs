@@ -6,8 +6,9 @@ use inputs::*;
 use output::*;
 
 use crate::catalogue::TableKind;
+use crate::frontend::report::chart::ChartFormat;
 use crate::frontend::report::experiment::{ExperimentRow, ExperimentWriter, Shard};
-use crate::frontend::report::picture::Scheme;
+use crate::frontend::report::picture::{Scheme, View, draw_position};
 use crate::model::cube::{Cube3, Metric, Move};
 use crate::model::facelet::{Palette, net};
 use crate::model::notation::format_moves;
@@ -142,6 +143,15 @@ pub struct Args {
     /// red green yellow orange blue, as `stats draw`).
     #[arg(long, value_name = "SIX COLOURS")]
     colours: Option<String>,
+    /// Also draw each position solved into DIR as a 3D picture (isometric, U F and R in view),
+    /// and with --method layers the cube after each stage: <n>-0-position.png, then
+    /// <n>-<k>-<stage>.png, n the position's number (from 0). Created if missing; pictures of
+    /// the same names are replaced.
+    #[arg(long, value_name = "DIR")]
+    draw: Option<PathBuf>,
+    /// The pictures' format with --draw.
+    #[arg(long, value_enum, default_value_t = ChartFormat::Png, requires = "draw")]
+    draw_format: ChartFormat,
     /// Print each position instead of solving it: its sticker string, Reid's notation (3x3)
     /// and its net, coloured on a terminal. Needs no tables.
     #[arg(long)]
@@ -229,6 +239,9 @@ pub fn run(args: Args) -> ExitCode {
 fn execute(args: &Args) -> Result<bool, String> {
     let palette = palette(args)?;
     check_method(args)?;
+    if let Some(dir) = &args.draw {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--draw {}: {e}", dir.display()))?;
+    }
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -329,6 +342,9 @@ fn execute(args: &Args) -> Result<bool, String> {
                 if let Some(end) = output_ended(written.and_then(|()| out.flush())) {
                     return end.map(|()| all_solved);
                 }
+                if let (Some(dir), Ok(position)) = (&args.draw, position) {
+                    draw_pictures(dir, args, *index, position, outcome)?;
+                }
                 if let Some(writer) = csv.as_mut() {
                     let row = csv_row(args, &experiment, *index, shown, puzzle, outcome);
                     writer.write(&row).map_err(|e| e.to_string())?;
@@ -339,6 +355,43 @@ fn execute(args: &Args) -> Result<bool, String> {
             return Err(e);
         }
     }
+}
+
+/// The pictures `--draw` asks for of one position: the position, and after each stage of a
+/// layer solution; each path printed to standard error as it is written.
+fn draw_pictures(
+    dir: &std::path::Path,
+    args: &Args,
+    index: u64,
+    position: &Position,
+    outcome: &Outcome,
+) -> Result<(), String> {
+    let scheme = match &args.colours {
+        Some(text) => Scheme::parse(text).map_err(|e| e.to_string())?,
+        None => Scheme::STANDARD,
+    };
+    let mut pictures = vec![("position".to_string(), position.stickers())];
+    if let (Position::Cube(cube), Outcome::Layers { steps, .. }) = (position, outcome) {
+        pictures.extend(
+            stage_positions(cube, steps)
+                .into_iter()
+                .map(|(stage, c)| (stage.to_string(), c.to_facelets())),
+        );
+    }
+    for (k, (name, stickers)) in pictures.iter().enumerate() {
+        let slug: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        let path = dir.join(format!(
+            "{index}-{k}-{slug}.{}",
+            args.draw_format.extension()
+        ));
+        draw_position(&path, args.draw_format, stickers, &scheme, View::Cube3d)
+            .map_err(|e| e.to_string())?;
+        eprintln!("solve: drew {}", path.display());
+    }
+    Ok(())
 }
 
 /// What a write to standard output means for the run: `None` if it succeeded; a quiet end if

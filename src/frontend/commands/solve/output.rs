@@ -93,16 +93,24 @@ pub(super) fn write_stage_nets(
     cube: &Cube3,
     steps: &[Step],
 ) -> std::io::Result<()> {
-    let mut position = *cube;
-    for (i, step) in steps.iter().enumerate() {
-        position = position.apply_all(&step.moves);
-        let stage_ends = steps.get(i + 1).is_none_or(|next| next.stage != step.stage);
-        if stage_ends {
-            writeln!(out, "  after {}:", step.stage)?;
-            write_net(out, palette, &position.to_facelets())?;
-        }
+    for (stage, position) in stage_positions(cube, steps) {
+        writeln!(out, "  after {stage}:")?;
+        write_net(out, palette, &position.to_facelets())?;
     }
     Ok(())
+}
+
+/// The cube after each stage of a layer solution (a stage's steps together), in order.
+pub(super) fn stage_positions(cube: &Cube3, steps: &[Step]) -> Vec<(&'static str, Cube3)> {
+    let mut position = *cube;
+    let mut after = Vec::new();
+    for (i, step) in steps.iter().enumerate() {
+        position = position.apply_all(&step.moves);
+        if steps.get(i + 1).is_none_or(|next| next.stage != step.stage) {
+            after.push((step.stage, position));
+        }
+    }
+    after
 }
 
 /// The sequence that undoes `moves`.

@@ -169,6 +169,28 @@ pub(super) fn print_experiment(name: &str, summary: &ExperimentSummary) -> Resul
                 format_seconds(t.max),
             )?;
         }
+        if let Some(published) = &group.published {
+            crate::outln!("  against {}:", published.source)?;
+            crate::outln!(
+                "  {:>6} {:>9} {:>9} {:>21} {:>10}",
+                "length",
+                "positions",
+                "share",
+                "95% interval",
+                "published"
+            )?;
+            for r in &published.rows {
+                crate::outln!(
+                    "  {:>6} {:>9} {:>9} {:>21} {:>10}{}",
+                    r.length,
+                    r.positions,
+                    percent(r.share),
+                    format!("{} - {}", percent(r.low), percent(r.high)),
+                    percent(r.published_share),
+                    if r.agrees { "" } else { "  (outside)" }
+                )?;
+            }
+        }
     }
     Ok(())
 }

@@ -12,20 +12,23 @@ use tables::*;
 use crate::catalogue::catalogue;
 use crate::catalogue::circuit;
 use crate::catalogue::group::{self, GroupHeader};
+use crate::catalogue::published::{published_group_histogram, published_histogram, random_lengths};
 use crate::catalogue::scan::checked_histogram;
 use crate::catalogue::{TableId, TableKind};
 use crate::frontend::report::chart::{
-    ChartFormat, Labels, Points, Series, bar_chart, distribution_chart, points_chart,
+    Bars, ChartFormat, Labels, Marks, Points, Scale, Series, bar_chart, bars_and_marks,
+    points_chart,
 };
 use crate::frontend::report::experiment::{
-    ExperimentRow, ExperimentSummary, ExperimentWriter, Merged, format_seconds, markdown,
+    ExperimentRow, ExperimentSummary, ExperimentWriter, Merged, format_seconds, markdown, percent,
     read_experiment, read_merged, summarise,
 };
-use crate::frontend::report::picture::{Scheme, draw_net};
+use crate::frontend::report::picture::{Scheme, View, draw_position};
 use crate::model::cube::Metric;
 use crate::model::position::{Form, Position, Puzzle, parse_position};
 use crate::packing::Encoding;
 use crate::space::group::{GroupSpace, Sizes};
+use crate::support::sample::compare;
 use crate::support::units::{histogram_table, human_bytes, max_depth, mean_depth, thousands};
 use crate::table::{Table, Verify};
 use clap::{Parser, Subcommand};
@@ -95,8 +98,9 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         experiment: Vec<PathBuf>,
     },
-    /// Draw a position as the unfolded cube (U above, L F R B in a row, D below) into a PNG
-    /// or SVG file, the format taken from the file's extension.
+    /// Draw a position into a PNG or SVG file, the format taken from the file's extension:
+    /// the unfolded cube (U above, L F R B in a row, D below), or with --view 3d the cube in
+    /// isometric projection, U F and R in view.
     Draw {
         /// The position: a move sequence applied to a solved cube, or a sticker string (24 or
         /// 54 letters, faces U R F D L B).
@@ -111,6 +115,9 @@ enum Command {
         /// orange blue).
         #[arg(long, value_name = "SIX COLOURS")]
         colours: Option<String>,
+        /// net: every sticker, unfolded; 3d: the cube from above its front-right corner.
+        #[arg(long, value_enum, default_value_t = View::Net)]
+        view: View,
     },
     /// Runs of `cubelab coset --json` (one object per line; files, or directories of *.jsonl
     /// files, such as the shards of scripts/slurm/submit-cosets.sh) merged into one table: the
@@ -188,7 +195,8 @@ pub fn run(args: Args) -> ExitCode {
             out,
             puzzle,
             colours,
-        } => draw(&position, &out, puzzle, colours.as_deref()),
+            view,
+        } => draw(&position, &out, puzzle, colours.as_deref(), view),
         Command::Circuit { file, json } => circuit(&file, json),
         Command::Cosets {
             files,
@@ -246,6 +254,7 @@ fn draw(
     out: &std::path::Path,
     puzzle: Puzzle,
     colours: Option<&str>,
+    view: View,
 ) -> Result<bool, String> {
     let format = match out.extension().and_then(|e| e.to_str()) {
         Some(e) if e.eq_ignore_ascii_case("png") => ChartFormat::Png,
@@ -266,7 +275,7 @@ fn draw(
         Ok(Position::Cube(c)) => c.to_facelets(),
         Err(e) => return Err(format!("{text}: {e}")),
     };
-    draw_net(out, format, &stickers, &scheme).map_err(|e| e.to_string())?;
+    draw_position(out, format, &stickers, &scheme, view).map_err(|e| e.to_string())?;
     crate::outln!("{}", out.display())?;
     Ok(true)
 }

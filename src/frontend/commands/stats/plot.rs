@@ -33,20 +33,32 @@ pub(super) fn chart_title(kind: TableKind) -> (&'static str, String) {
     }
 }
 
-/// A distribution's two charts, on a linear and on a logarithmic count axis: how many written.
+/// A distribution's two charts, on a linear and on a logarithmic count axis, with the
+/// published counts marked over the series they are of: how many written.
 pub(super) fn draw_distribution(
     out: &std::path::Path,
     format: ChartFormat,
     stem: &str,
     title: &str,
     series: &[Series],
+    published: &[Marks],
 ) -> Result<usize, String> {
-    for (suffix, log) in [("", false), ("-log", true)] {
+    let bars: Vec<Bars> = series.iter().map(Bars::of).collect();
+    for (suffix, scale) in [("", Scale::Count), ("-log", Scale::LogCount)] {
         let path = out.join(format!(
             "{stem}-distribution{suffix}.{}",
             format.extension()
         ));
-        distribution_chart(&path, format, title, series, log).map_err(|e| e.to_string())?;
+        let labels = Labels {
+            title,
+            x: "distance from solved (moves)",
+            y: match scale {
+                Scale::LogCount => "positions (log scale)",
+                _ => "positions",
+            },
+        };
+        bars_and_marks(&path, format, &labels, &bars, published, scale)
+            .map_err(|e| e.to_string())?;
         crate::outln!("{}", path.display())?;
     }
     Ok(2)
@@ -63,6 +75,7 @@ pub(super) fn plot(
     let mut written = 0;
     for kind in TableKind::ALL {
         let mut series = Vec::new();
+        let mut published = Vec::new();
         for metric in Metric::BOTH {
             // The table in its kind's own encoding if present, else a mod-3 one (whose depths
             // were counted at build).
@@ -81,6 +94,13 @@ pub(super) fn plot(
                 Metric::Htm => "HTM (half turns count 1)",
                 Metric::Qtm => "QTM (quarter turns count 1)",
             };
+            if let Some(counts) = published_histogram(own) {
+                published.push(Marks {
+                    name: format!("published ({})", metric.name().to_uppercase()),
+                    over: series.len(),
+                    values: counts.iter().map(|&c| c as f64).collect(),
+                });
+            }
             series.push(Series {
                 name: name.to_string(),
                 histogram: checked.histogram,
@@ -90,7 +110,7 @@ pub(super) fn plot(
             continue;
         }
         let (stem, title) = chart_title(kind);
-        written += draw_distribution(out, format, stem, &title, &series)?;
+        written += draw_distribution(out, format, stem, &title, &series, &published)?;
     }
     for path in group::present_tables(dir) {
         let table = Table::open_path(&path, "gen-tables --generators", Verify::IfNew)
@@ -113,7 +133,15 @@ pub(super) fn plot(
             group.spec,
             thousands(group.order)
         );
-        written += draw_distribution(out, format, stem, &title, &series)?;
+        let published: Vec<Marks> = published_group_histogram(&group.spec)
+            .map(|counts| Marks {
+                name: "published".into(),
+                over: 0,
+                values: counts.iter().map(|&c| c as f64).collect(),
+            })
+            .into_iter()
+            .collect();
+        written += draw_distribution(out, format, stem, &title, &series, &published)?;
     }
     for file in experiments {
         written += plot_experiment(file, out, format)?;
@@ -126,6 +154,55 @@ pub(super) fn plot(
         ));
     }
     Ok(ok)
+}
+
+/// The chart of an experiment's optimal lengths: each length's share of the sample with its
+/// 95% interval, and where one is published, the share of random positions at that length
+/// marked over it (2x2: the whole space; 3x3: Rokicki's three million).
+fn draw_lengths(
+    path: &std::path::Path,
+    format: ChartFormat,
+    stem: &str,
+    puzzle: &str,
+    metric: &str,
+    lengths: &[u64],
+    x: &str,
+) -> Result<(), String> {
+    let n: u64 = lengths.iter().sum();
+    let reference = Metric::from_name(metric).and_then(|m| random_lengths(puzzle, m));
+    let published = reference.as_ref().map_or(&[][..], |r| &r.counts[..]);
+    let rows = compare(lengths, published);
+    let size = rows.iter().map(|r| r.length + 1).max().unwrap_or(0);
+    let mut bars = Bars {
+        name: format!("this sample ({n} positions), 95% interval"),
+        values: vec![0.0; size],
+        intervals: vec![None; size],
+    };
+    let mut marks = Marks {
+        name: reference
+            .as_ref()
+            .map_or_else(String::new, |r| r.source.to_string()),
+        over: 0,
+        values: vec![0.0; size],
+    };
+    for row in &rows {
+        bars.values[row.length] = row.share;
+        bars.intervals[row.length] = Some((row.low, row.high));
+        marks.values[row.length] = row.published_share;
+    }
+    let title = format!("{stem}: optimal lengths of {n} positions");
+    let labels = Labels {
+        title: &title,
+        x,
+        y: "share of positions",
+    };
+    let marks = if reference.is_some() {
+        vec![marks]
+    } else {
+        Vec::new()
+    };
+    bars_and_marks(path, format, &labels, &[bars], &marks, Scale::Percent)
+        .map_err(|e| e.to_string())
 }
 
 /// Most positions drawn as lines in the nodes-per-iteration chart: more are unreadable.
@@ -159,21 +236,16 @@ pub(super) fn plot_experiment(
         lengths[l] += 1;
     }
     let mut written = Vec::new();
-    let title = format!(
-        "{stem}: optimal solution lengths of {} positions",
-        solved.len()
-    );
     let x = format!("optimal length ({metric} moves)");
-    let labels = Labels {
-        title: &title,
-        x: &x,
-        y: "positions",
-    };
-    let series = [Series {
-        name: "positions".into(),
-        histogram: lengths,
-    }];
-    bar_chart(&chart("lengths"), format, &labels, &series, false).map_err(|e| e.to_string())?;
+    draw_lengths(
+        &chart("lengths"),
+        format,
+        &stem,
+        &solved[0].puzzle,
+        &metric,
+        &lengths,
+        &x,
+    )?;
     written.push(chart("lengths"));
     let by_length = |value: &dyn Fn(&ExperimentRow) -> Option<f64>| Points {
         name: "one position".into(),
