@@ -1,17 +1,33 @@
 #!/usr/bin/env bash
-# The Python module's tests: installs it with `pip install ./python` (built by maturin from the
-# same library) into a virtual environment under target/, builds the small tables the tests read
-# into target/test-data (reused while valid), and runs pytest on python/tests. Needs Python 3.9+
-# with venv and pip, and the PyPI registry (maturin, pytest).
+# The Python package's tests: installs it with `pip install ./python` (built by maturin from the
+# same library) into a virtual environment under target/, with numpy, pandas, matplotlib, mypy,
+# pandas-stubs, nbclient and ipykernel; builds the small tables the tests read into
+# target/test-data (reused while valid); runs pytest on python/tests (one test imports the
+# package where numpy and pandas cannot be imported), checks the type stubs (mypy --strict on
+# the package and on a typed usage file, mypy.stubtest against the installed module) and runs
+# notebooks/tour.ipynb, failing on any cell's error. Needs Python 3.9+ with venv and pip, and
+# the PyPI registry.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+start=$SECONDS
 venv=target/python-venv
 data=target/test-data
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
-"$venv/bin/pip" install --quiet --disable-pip-version-check pytest ./python
+"$venv/bin/pip" install --quiet --disable-pip-version-check pytest numpy pandas pandas-stubs \
+    matplotlib mypy nbclient ipykernel
+"$venv/bin/pip" install --quiet --disable-pip-version-check ./python
 # The binaries as the Rust tests built them: a plain `cargo build` resolves the dependencies'
 # features without the test-only ones and would compile everything again (a minute or more).
 cargo test --release --quiet --no-run
 target/release/gen-tables --data-dir "$data" --metric both 2x2 >/dev/null
 target/release/gen-tables --data-dir "$data" corners ud-f4 phase1-sym phase2 phase2-slice >/dev/null
 CUBELAB_TEST_DATA=$data "$venv/bin/python" -m pytest -q python/tests
+
+echo "type stubs: mypy --strict, stubtest"
+"$venv/bin/python" -m mypy --strict --cache-dir target/mypy-cache python/cubelab python/tests/typed_usage.py
+# Run from target/, where it leaves its .mypy_cache.
+(cd target && python-venv/bin/python -m mypy.stubtest --allowlist ../python/stubtest-allowlist.txt cubelab)
+
+echo "notebook: notebooks/tour.ipynb"
+"$venv/bin/python" python/tests/run_notebook.py notebooks/tour.ipynb
+echo "python: passed in $((SECONDS - start)) s"

@@ -13,15 +13,21 @@ use cubelab::model::position::{Form, Position as LibPosition, Puzzle, parse_posi
 use cubelab::packing::Encoding;
 use cubelab::search::coset::{CosetLimits, MAX_DEPTH, Progress as CosetProgress};
 use cubelab::solving::{JsonShape, Method, Request, Solvers};
-use cubelab::table::{Table as LibTable, Verify};
+use cubelab::table::{BuildLock, Table as LibTable, Verify};
+use indicatif::ProgressBar;
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyIndexError, PyMemoryError, PyValueError};
+use pyo3::exceptions::{
+    PyException, PyFileNotFoundError, PyIndexError, PyMemoryError, PyOSError, PyPermissionError,
+    PyValueError,
+};
 use pyo3::prelude::*;
-use pyo3::types::PyType;
+use pyo3::types::{PyByteArray, PyDict, PyList, PyType};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
+
+mod mapped;
 
 create_exception!(
     cubelab,
@@ -308,8 +314,15 @@ impl Solver {
     /// Solves many positions, in parallel on every core (each 3x3 optimal search on one
     /// thread), and returns their dicts in order. Takes the keywords of `solve`. A text that
     /// is no position gives a dict with status "invalid" and its `error`, not an exception.
+    ///
+    /// `as_frame=True` returns a pandas DataFrame instead, a row per position in order, with
+    /// the columns of an experiment file (`read_experiment`) first: input, puzzle, metric,
+    /// status, length, lower_bound, nodes, seconds, solution, iterations (as the file writes
+    /// them), method; then whatever else the dicts hold (error, stages, solutions...). Needs
+    /// pandas (`pip install 'cubelab[frames]'`; ImportError before solving otherwise).
     #[pyo3(signature = (positions, *, puzzle = None, metric = "htm", method = "optimal",
-        timeout = None, max_length = None, budget = None, all = false, tables = None))]
+        timeout = None, max_length = None, budget = None, all = false, tables = None,
+        as_frame = false))]
     #[allow(clippy::too_many_arguments)]
     fn solve_many<'py>(
         &self,
@@ -323,11 +336,15 @@ impl Solver {
         budget: Option<f64>,
         all: bool,
         tables: Option<&str>,
-    ) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        as_frame: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         use rayon::prelude::*;
         let asked = asked(
             puzzle, metric, method, timeout, max_length, budget, all, tables,
         )?;
+        if as_frame {
+            require(py, "pandas", "solve_many(as_frame=True)")?;
+        }
         let parsed: Vec<(String, Result<LibPosition, String>)> = positions
             .iter()
             .map(|value| match position_arg(value, asked.puzzle) {
@@ -368,7 +385,16 @@ impl Solver {
             })
             .map_err(table_error)?;
         let loads = py.import("json")?.getattr("loads")?;
-        answers.iter().map(|a| loads.call1((a,))).collect()
+        let answers = answers
+            .iter()
+            .map(|a| loads.call1((a,)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let answers = PyList::new(py, answers)?.into_any();
+        if as_frame {
+            frames(py, "answers_frame")?.call1((answers, asked.request.method.name()))
+        } else {
+            Ok(answers)
+        }
     }
 }
 
@@ -377,6 +403,19 @@ fn to_python<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<
     py.import("json")?
         .getattr("loads")?
         .call1((value.to_string(),))
+}
+
+/// A function of the package's Python part, python/cubelab/_frames.py: what makes numpy
+/// arrays and pandas frames, which are optional (`pip install 'cubelab[frames]'`).
+fn frames<'py>(py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+    py.import("cubelab._frames")?.getattr(name)
+}
+
+/// Raises ImportError, saying how to install it, where `package` (numpy or pandas) is missing:
+/// before the work, not after it.
+fn require(py: Python<'_>, package: &str, what: &str) -> PyResult<()> {
+    frames(py, "require")?.call1((package, what))?;
+    Ok(())
 }
 
 /// `solve(position, **keywords)`: `Solver().solve(...)` over the default data directory.
@@ -400,6 +439,74 @@ fn solve<'py>(
     Solver::new(data_dir).solve(
         py, position, puzzle, metric, method, timeout, max_length, budget, all, tables,
     )
+}
+
+/// `solve_many(positions, **keywords)`: `Solver().solve_many(...)` over the default data
+/// directory (or `data_dir`); `as_frame=True` returns a pandas DataFrame.
+#[pyfunction]
+#[pyo3(signature = (positions, *, puzzle = None, metric = "htm", method = "optimal",
+    timeout = None, max_length = None, budget = None, all = false, tables = None, data_dir = None,
+    as_frame = false))]
+#[allow(clippy::too_many_arguments)]
+fn solve_many<'py>(
+    py: Python<'py>,
+    positions: Vec<Bound<'py, PyAny>>,
+    puzzle: Option<&str>,
+    metric: &str,
+    method: &str,
+    timeout: Option<f64>,
+    max_length: Option<u32>,
+    budget: Option<f64>,
+    all: bool,
+    tables: Option<&str>,
+    data_dir: Option<PathBuf>,
+    as_frame: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    Solver::new(data_dir).solve_many(
+        py, positions, puzzle, metric, method, timeout, max_length, budget, all, tables, as_frame,
+    )
+}
+
+/// The columns of the experiment file at `path` (what `solve --csv` writes), read and checked
+/// by the library: a dict of column name to list of values, None where a cell is empty (or the
+/// column is newer than the file). `read_experiment` makes a DataFrame of it. Raises
+/// FileNotFoundError/OSError, or ValueError naming the line of a malformed row.
+#[pyfunction(name = "_experiment_columns")]
+fn experiment_columns<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
+    use cubelab::frontend::report::experiment::{ExperimentError, read_experiment};
+    let rows = py.detach(|| read_experiment(&path)).map_err(|e| match e {
+        ExperimentError::Io { path, source } => {
+            let message = format!("{}: {source}", path.display());
+            match source.kind() {
+                std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(message),
+                std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(message),
+                _ => PyOSError::new_err(message),
+            }
+        }
+        other => PyValueError::new_err(other.to_string()),
+    })?;
+    let text = |s: &str| (!s.is_empty()).then(|| s.to_string());
+    let columns = PyDict::new(py);
+    macro_rules! column {
+        ($name:literal, $value:expr) => {
+            columns.set_item($name, rows.iter().map($value).collect::<Vec<_>>())?;
+        };
+    }
+    column!("input", |r| text(&r.input));
+    column!("puzzle", |r| text(&r.puzzle));
+    column!("metric", |r| text(&r.metric));
+    column!("status", |r| text(&r.status));
+    column!("length", |r| r.length);
+    column!("lower_bound", |r| r.lower_bound);
+    column!("nodes", |r| r.nodes);
+    column!("seconds", |r| r.seconds);
+    column!("solution", |r| text(&r.solution));
+    column!("iterations", |r| text(&r.iterations));
+    column!("index", |r| r.index);
+    column!("total", |r| r.total);
+    column!("source", |r| r.source.as_deref().and_then(text));
+    column!("method", |r| r.method.as_deref().and_then(text));
+    Ok(columns)
 }
 
 /// `coset(moves, *, bound=None, exact=False, max_depth=None, search_depth=16, data_dir=None)`:
@@ -472,7 +579,8 @@ fn coset<'py>(
 /// builds it under ("corners", "2x2", "edges6"...), or `Table.open_path(path)`.
 #[pyclass(frozen, module = "cubelab")]
 struct Table {
-    table: LibTable,
+    /// Shared with the buffers `buffer()` exports, which keep the mapping.
+    table: Arc<LibTable>,
 }
 
 #[pymethods]
@@ -488,7 +596,44 @@ impl Table {
         let table = TableId::new(kind, metric)
             .open(&dir, Verify::IfNew)
             .map_err(table_error)?;
-        Ok(Table { table })
+        Ok(Table {
+            table: Arc::new(table),
+        })
+    }
+
+    /// Builds the table `name` in `metric` into `data_dir` (default as for Solver) as
+    /// `gen-tables NAME` does, unless a valid one is there already (`force=True` builds it
+    /// anyway), and opens it. The 2x2 tables take a second or so, `corners` about a minute and
+    /// 1 GB of memory; the large ones minutes to hours and many GB (`gen-tables --list`): build
+    /// those with gen-tables. The GIL is released meanwhile. Raises TableError, naming another
+    /// build already running into the directory.
+    #[staticmethod]
+    #[pyo3(signature = (name, metric = "htm", data_dir = None, force = false))]
+    fn build(
+        py: Python<'_>,
+        name: &str,
+        metric: &str,
+        data_dir: Option<PathBuf>,
+        force: bool,
+    ) -> PyResult<Table> {
+        let kind: TableKind = named("table", name)?;
+        let metric: Metric = named("metric", metric)?;
+        let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
+        let id = TableId::new(kind, metric);
+        let table = py
+            .detach(|| {
+                let _lock = BuildLock::acquire(&dir).map_err(|e| e.to_string())?;
+                if !force && let Ok(table) = id.open(&dir, Verify::IfNew) {
+                    return Ok(table);
+                }
+                cubelab::catalogue::build(id, &dir, &ProgressBar::hidden())
+                    .map_err(|e| e.to_string())?;
+                id.open(&dir, Verify::IfNew).map_err(|e| e.to_string())
+            })
+            .map_err(table_error)?;
+        Ok(Table {
+            table: Arc::new(table),
+        })
     }
 
     /// The table file at `path`, whatever it holds. Raises TableError.
@@ -497,7 +642,9 @@ impl Table {
         let rebuild =
             "gen-tables --list` (which names each table's file), then `gen-tables --force TABLE";
         let table = LibTable::open_path(&path, rebuild, Verify::IfNew).map_err(table_error)?;
-        Ok(Table { table })
+        Ok(Table {
+            table: Arc::new(table),
+        })
     }
 
     /// The kind's name, e.g. "corners".
@@ -562,7 +709,7 @@ impl Table {
         if let Some(&bad) = indices.iter().find(|&&i| i >= self.entries()) {
             self.check_index(bad)?;
         }
-        let table = &self.table;
+        let table = &*self.table;
         Ok(py.detach(|| {
             indices
                 .iter()
@@ -595,20 +742,89 @@ impl Table {
                     stop - start
                 ))
             })?;
-        let table = &self.table;
+        let table = &*self.table;
         py.detach(|| entries.extend((start..stop).map(|i| table.entry(i))));
         Ok(entries)
     }
 
+    /// The table's payload as mapped, a read-only memoryview of bytes (format "B"), without a
+    /// copy: the bytes on disk, packed as `encoding` says. "nibble": entry `i` in byte `i // 2`,
+    /// the low 4 bits for even `i`, 15 = never reached; "byte": one entry a byte, 255 = never
+    /// reached; "mod3": four entries a byte, 2 bits each from the low ones, 3 = never reached;
+    /// "based": 64-byte lines of 2-bit codes over a per-line base (read them decoded with
+    /// `read` or `array`). The mapping stays while the view, or any array made from it, does.
+    fn buffer<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        mapped::memoryview(py, &self.table)
+    }
+
+    /// `buffer()` as a read-only numpy array of uint8, sharing the mapping (no copy): the
+    /// packed bytes, not one entry each. Needs numpy.
+    fn packed<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        require(py, "numpy", "Table.packed()")?;
+        frames(py, "uint8_array")?.call1((self.buffer(py)?,))
+    }
+
+    /// The entries from `start` to `stop` (default: the end) decoded, one uint8 each, as `read`
+    /// returns them, in a new writable numpy array: for exact tables the distance, with 15
+    /// ("nibble") or 255 ("byte") where a state was never reached. Needs numpy. Raises
+    /// IndexError outside the table, MemoryError for a range too large for memory.
+    #[pyo3(signature = (start = 0, stop = None))]
+    fn array<'py>(
+        &self,
+        py: Python<'py>,
+        start: u64,
+        stop: Option<u64>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        require(py, "numpy", "Table.array()")?;
+        let stop = stop.unwrap_or(self.entries());
+        if start > stop || stop > self.entries() {
+            return Err(PyIndexError::new_err(format!(
+                "{start}..{stop} is not within the table's {} entries",
+                self.entries()
+            )));
+        }
+        let too_large = || {
+            PyMemoryError::new_err(format!(
+                "{} entries do not fit in memory; read the table in smaller ranges",
+                stop - start
+            ))
+        };
+        let len = usize::try_from(stop - start)
+            .ok()
+            .filter(|&len| isize::try_from(len).is_ok())
+            .ok_or_else(too_large)?;
+        let table = &*self.table;
+        let bytes = PyByteArray::new_with(py, len, |entries| {
+            py.detach(|| {
+                for (slot, i) in entries.iter_mut().zip(start..stop) {
+                    *slot = table.entry(i);
+                }
+            });
+            Ok(())
+        })
+        .map_err(|_| too_large())?;
+        frames(py, "uint8_array")?.call1((bytes,))
+    }
+
     /// The count of entries at each distance, counted from the entries themselves and checked
     /// against the build histogram and, where known, the published distribution (what
-    /// `stats tables` prints). Reads the whole table: a second per 100 M entries or so. Raises
+    /// `stats tables` prints): a list, index = depth, or with `as_array=True` a numpy array
+    /// (int64; needs numpy). Reads the whole table: a second per 100 M entries or so. Raises
     /// TableError if the entries disagree.
-    fn histogram(&self, py: Python<'_>) -> PyResult<Vec<u64>> {
-        let table = &self.table;
+    #[pyo3(signature = (*, as_array = false))]
+    fn histogram<'py>(&self, py: Python<'py>, as_array: bool) -> PyResult<Bound<'py, PyAny>> {
+        if as_array {
+            require(py, "numpy", "histogram(as_array=True)")?;
+        }
+        let table = &*self.table;
         let checked = py.detach(|| checked_histogram(table));
         if checked.problems.is_empty() {
-            Ok(checked.histogram)
+            let counts = PyList::new(py, checked.histogram)?.into_any();
+            if as_array {
+                frames(py, "int64_array")?.call1((counts,))
+            } else {
+                Ok(counts)
+            }
         } else {
             Err(table_error(format!(
                 "{}: {}; rebuild it with gen-tables --force",
@@ -647,9 +863,11 @@ impl Table {
 /// Rubik's-cube positions, optimal solvers and pattern-database tables, from the cubelab Rust
 /// library: Position (parse, print, apply moves), validate, Solver and solve (2x2 and 3x3:
 /// optimal, two-phase, layers; timeouts; the GIL released while searching), Table (a table
-/// file mapped into memory: distance by index, histogram). Tables are built by the `gen-tables`
-/// program of the same repository.
-#[pymodule(name = "cubelab")]
+/// file mapped into memory: distance by index, histogram, its bytes as a buffer without a
+/// copy). Tables are built by the `gen-tables` program of the same repository. This is the
+/// package's compiled part, `cubelab._cubelab`; python/cubelab/__init__.py re-exports it and
+/// adds `read_experiment` (numpy and pandas are optional: `pip install 'cubelab[frames]'`).
+#[pymodule(name = "_cubelab")]
 fn cubelab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
@@ -662,6 +880,8 @@ fn cubelab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse, m)?)?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_many, m)?)?;
+    m.add_function(wrap_pyfunction!(experiment_columns, m)?)?;
     m.add_function(wrap_pyfunction!(coset, m)?)?;
     Ok(())
 }

@@ -717,11 +717,12 @@ pub fn markdown(summary: &ExperimentSummary) -> String {
             for r in &published.rows {
                 let _ = writeln!(
                     out,
-                    "| {} | {} | {} | {} | {} | {} |",
+                    "| {} | {} | {} | {} – {} | {} | {} |",
                     r.length,
                     r.positions,
                     percent(r.share),
-                    format!("{} – {}", percent(r.low), percent(r.high)),
+                    percent(r.low),
+                    percent(r.high),
                     percent(r.published_share),
                     if r.agrees { "yes" } else { "**no**" }
                 );

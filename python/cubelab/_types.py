@@ -1,0 +1,89 @@
+"""The shapes of the dicts cubelab returns, for type checkers: `solve` returns an Answer,
+`coset` a CosetResult. At run time they are plain dicts (TypedDict); every key but the first
+few is present only where the method or outcome gives it (see `help(cubelab.Solver.solve)`)."""
+
+from typing import List, Literal, Optional, TypedDict
+
+Status = Literal["optimal", "found", "solved", "timeout", "max-length", "invalid"]
+
+
+class Iteration(TypedDict):
+    """One IDA* iteration: its bound, the nodes it generated and its time."""
+
+    bound: int
+    nodes: int
+    seconds: float
+
+
+class Stage(TypedDict):
+    """One step of the layer method."""
+
+    stage: str
+    piece: Optional[str]
+    moves: str
+    length: int
+
+
+class Improvement(TypedDict):
+    """A shorter two-phase solution, found `seconds` into the search."""
+
+    length: int
+    phase1: int
+    seconds: float
+
+
+class Answer(TypedDict, total=False):
+    """What `solve` returns for one position (the object `solve --json` prints)."""
+
+    input: str
+    puzzle: Optional[str]
+    metric: str
+    status: Status
+    error: str
+    solution: str
+    length: int
+    inverse: str
+    solutions: List[str]
+    inverses: List[str]
+    lower_bound: int
+    symmetries: int
+    solutions_in_all: int
+    nodes: int
+    iterations: List[Iteration]
+    method: str
+    stages: List[Stage]
+    phase1_nodes: int
+    phase2_nodes: int
+    improvements: List[Improvement]
+    seconds: float
+
+
+class CosetDepth(TypedDict):
+    """One depth of a coset run."""
+
+    depth: int
+    count: int
+    total: int
+    exact: bool
+    sequences: int
+    seconds: float
+    prepass_seconds: float
+
+
+# `class` is a keyword: the functional form.
+CosetResult = TypedDict(
+    "CosetResult",
+    {
+        "coset": str,
+        "class": int,
+        "class_cosets": int,
+        "counts": List[int],
+        "reached": List[int],
+        "depths": List[CosetDepth],
+        "bound": Optional[int],
+        "unsolved": int,
+        "unsolved_positions": List[str],
+        "seconds": float,
+    },
+)
+CosetResult.__doc__ = "What `coset` returns (the object `cubelab coset --json` prints)."
