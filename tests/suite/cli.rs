@@ -1672,7 +1672,15 @@ fn layers_prints_named_stages_and_draws_each() {
     ] {
         assert!(stdout.contains(&format!("after {stage}:")), "{stdout}");
     }
-    assert!(stdout.contains("htm, layers;"), "{stdout}");
+    // The text gives the same whole solution as JSON, merged where the steps join.
+    assert!(
+        stdout.contains(&format!(
+            "{scramble}: {} ({} htm, layers;",
+            line["solution"].as_str().unwrap(),
+            merged.len()
+        )),
+        "{stdout}"
+    );
 
     // --draw: a 3D picture of the position and of the cube after each stage, the last solved.
     let pictures = dir.path().join("stages");

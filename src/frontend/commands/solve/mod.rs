@@ -239,9 +239,7 @@ pub fn run(args: Args) -> ExitCode {
 fn execute(args: &Args) -> Result<bool, String> {
     let palette = palette(args)?;
     check_method(args)?;
-    if let Some(dir) = &args.draw {
-        std::fs::create_dir_all(dir).map_err(|e| format!("--draw {}: {e}", dir.display()))?;
-    }
+
     if let Some(threads) = args.threads {
         rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -378,6 +376,8 @@ fn draw_pictures(
                 .map(|(stage, c)| (stage.to_string(), c.to_facelets())),
         );
     }
+    // Made at the first picture, so that a run that solves nothing leaves no empty folder.
+    std::fs::create_dir_all(dir).map_err(|e| format!("--draw {}: {e}", dir.display()))?;
     for (k, (name, stickers)) in pictures.iter().enumerate() {
         let slug: String = name
             .chars()

@@ -64,7 +64,9 @@ pub(super) fn write_steps(
     effort: &str,
     steps: &[Step],
 ) -> std::io::Result<()> {
-    let all: Vec<Move> = steps.iter().flat_map(|s| s.moves.iter().copied()).collect();
+    // The whole solution as JSON gives it: turns of one face that meet where steps join are
+    // merged or cancelled, so its length can be less than the steps' sum.
+    let all = crate::search::layers::whole_solution(steps);
     writeln!(
         out,
         "{input}: {} ({} htm, layers; {effort})",
