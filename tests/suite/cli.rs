@@ -1736,8 +1736,8 @@ fn layers_prints_named_stages_and_draws_each() {
     };
     assert_eq!(
         colours("0-6-last-layer-permutation.svg"),
-        2,
-        "U is white, F and R shaded"
+        3,
+        "U is white; F, R and D (from below) each one shade"
     );
     assert!(colours("0-0-position.svg") > 3);
 }

@@ -92,6 +92,10 @@ pub enum View {
     /// The cube in isometric projection from above the front-right corner: U, F and R in view.
     #[value(name = "3d")]
     Cube3d,
+    /// Two isometric pictures side by side: from above (U, F, R) and from below (D, F, R), so
+    /// that every layer's top or bottom is in view.
+    #[value(name = "3d-both")]
+    Cube3dBoth,
 }
 
 /// Pixels per sticker, and around the net.
@@ -108,7 +112,8 @@ pub fn draw_position(
 ) -> Result<(), ChartError> {
     match view {
         View::Net => draw_net(path, format, stickers, scheme),
-        View::Cube3d => draw_cube_3d(path, format, stickers, scheme),
+        View::Cube3d => draw_cube_3d(path, format, stickers, scheme, false),
+        View::Cube3dBoth => draw_cube_3d(path, format, stickers, scheme, true),
     }
 }
 
@@ -188,71 +193,122 @@ fn paint<DB: DrawingBackend>(
 const CUBIE: f64 = 56.0;
 /// Gap around each sticker, as a share of a cubie's edge (the black plastic between them).
 const INSET: f64 = 0.06;
-/// Brightness of the faces in view, U F R: light from above and the left, so the three read as
-/// three planes even where they show one colour.
-const SHADES: [f64; 3] = [1.0, 0.88, 0.76];
+/// Brightness of the faces in view, U F R D: light from above and the left, so the three in a
+/// view read as three planes even where they show one colour.
+const SHADES: [f64; 4] = [1.0, 0.88, 0.76, 0.94];
 
 /// Draws `stickers` (as [`draw_net`] reads them) as the cube seen from above its front-right
-/// corner, in isometric projection: U on top, F to the left, R to the right.
+/// corner, in isometric projection: U on top, F to the left, R to the right; with `both`, beside
+/// it the cube seen from below the same corner (D at the bottom, F and R above it).
 pub fn draw_cube_3d(
     path: &Path,
     format: ChartFormat,
     stickers: &str,
     scheme: &Scheme,
+    both: bool,
 ) -> Result<(), ChartError> {
     let error = |message: String| ChartError {
         path: path.display().to_string(),
         message,
     };
     let (letters, side) = faces_of(stickers).map_err(error)?;
-    let n = f64::from(side);
-    let half_width = n * CUBIE * COS_30;
-    let size = (
-        (2.0 * half_width) as u32 + 2 * MARGIN,
-        (2.0 * n * CUBIE) as u32 + 2 * MARGIN,
-    );
-    let projection = Isometric {
-        centre: (
-            f64::from(MARGIN) + half_width,
-            f64::from(MARGIN) + n * CUBIE,
-        ),
-    };
+    let (width, height) = Isometric::size(side);
+    let size = (if both { 2 * width } else { width }, height);
     let result = match format {
         ChartFormat::Png => {
             let root = BitMapBackend::new(path, size).into_drawing_area();
-            paint_3d(root, &letters, side, scheme, &projection)
+            paint_views(root, &letters, side, scheme, both)
         }
         ChartFormat::Svg => {
             let root = SVGBackend::new(path, size).into_drawing_area();
-            paint_3d(root, &letters, side, scheme, &projection)
+            paint_views(root, &letters, side, scheme, both)
         }
     };
     result.map_err(error)
 }
 
+/// The view from above on `root` (its left half with `both`, the view from below on the right).
+fn paint_views<DB: DrawingBackend>(
+    root: DrawingArea<DB, Shift>,
+    letters: &[Face],
+    side: u32,
+    scheme: &Scheme,
+    both: bool,
+) -> Result<(), String> {
+    let fail = |e: &dyn std::fmt::Display| e.to_string();
+    root.fill(&WHITE).map_err(|e| fail(&e))?;
+    if both {
+        let (above, below) = root.split_horizontally(Isometric::size(side).0);
+        paint_3d(&above, letters, side, scheme, &Isometric::new(side, false))?;
+        paint_3d(&below, letters, side, scheme, &Isometric::new(side, true))?;
+    } else {
+        paint_3d(&root, letters, side, scheme, &Isometric::new(side, false))?;
+    }
+    root.present().map_err(|e| fail(&e))
+}
+
 const COS_30: f64 = 0.866_025_403_784_438_6;
 
 /// Cube coordinates (x from L to R, y from D to U, z from B to F, each 0 to the side) to
-/// pixels: the corner U F R is at `centre`, the U-B-L corner straight above it.
+/// pixels. From above, the corner U-F-R is at `centre` and the corner U-B-L straight above it;
+/// from below, the corner D-F-R is at `centre` and D-B-L straight below it.
 struct Isometric {
     centre: (f64, f64),
+    side: f64,
+    from_below: bool,
 }
 
 impl Isometric {
+    fn new(side: u32, from_below: bool) -> Isometric {
+        let n = f64::from(side);
+        Isometric {
+            centre: (
+                f64::from(MARGIN) + n * CUBIE * COS_30,
+                f64::from(MARGIN) + n * CUBIE,
+            ),
+            side: n,
+            from_below,
+        }
+    }
+
+    /// The pixel size of one view of a cube of `side`.
+    fn size(side: u32) -> (u32, u32) {
+        let n = f64::from(side);
+        (
+            (2.0 * n * CUBIE * COS_30) as u32 + 2 * MARGIN,
+            (2.0 * n * CUBIE) as u32 + 2 * MARGIN,
+        )
+    }
+
     fn pixel(&self, (x, y, z): (f64, f64, f64)) -> (i32, i32) {
         let across = (x - z) * COS_30 * CUBIE;
-        // Zero at the U-F-R corner (n, n, n); one cubie up per unit of y.
-        let down = ((x + z) * 0.5 - y) * CUBIE;
+        // One cubie up per unit of y; half a cubie down per unit towards the viewer.
+        let down = if self.from_below {
+            ((self.side - y) - (x + z) * 0.5) * CUBIE
+        } else {
+            ((x + z) * 0.5 - y) * CUBIE
+        };
         (
             (self.centre.0 + across).round() as i32,
             (self.centre.1 + down).round() as i32,
         )
     }
+
+    /// The faces in view (0 U, 1 F, 2 R, 3 D, as [`square`] numbers them) and the offset of
+    /// each in the sticker string (U R F D L B), in `area` stickers a face.
+    fn faces(&self, area: usize) -> [(usize, usize); 3] {
+        let top_or_bottom = if self.from_below {
+            (3, 3 * area)
+        } else {
+            (0, 0)
+        };
+        [top_or_bottom, (1, 2 * area), (2, area)]
+    }
 }
 
-/// The corners of the `size`-wide square at (`row`, `column`) of face U (0), F (1) or R (2) of
-/// a cube of side `n`, each face as seen from outside (row 0 at the top, for U the back),
-/// shrunk by `inset` on every side.
+/// The corners of the `size`-wide square at (`row`, `column`) of face U (0), F (1), R (2) or
+/// D (3) of a cube of side `n`, each face as seen from outside (row 0 at the top: for U the
+/// back, for D the front), shrunk by `inset` on every side.
 fn square(
     face: usize,
     (row, column): (f64, f64),
@@ -268,64 +324,60 @@ fn square(
         // F: columns from L to R, rows from U down.
         1 => (a, n - b, n),
         // R: columns from F to B, rows from U down.
-        _ => (n, n - b, n - a),
+        2 => (n, n - b, n - a),
+        // D: columns from L to R, rows from F to B.
+        _ => (a, 0.0, n - b),
     })
 }
 
 fn paint_3d<DB: DrawingBackend>(
-    root: DrawingArea<DB, Shift>,
+    area: &DrawingArea<DB, Shift>,
     letters: &[Face],
     side: u32,
     scheme: &Scheme,
     projection: &Isometric,
 ) -> Result<(), String> {
     let fail = |e: &dyn std::fmt::Display| e.to_string();
-    root.fill(&WHITE).map_err(|e| fail(&e))?;
     let n = f64::from(side);
-    let area = (side * side) as usize;
-    // Faces U, F and R: their offsets in the sticker string (U R F D L B).
-    for (view, offset) in [(0usize, 0usize), (1, 2 * area), (2, area)] {
+    let stickers = (side * side) as usize;
+    for (view, offset) in projection.faces(stickers) {
         let body = square(view, (0.0, 0.0), n, n, 0.0).map(|p| projection.pixel(p));
-        root.draw(&Polygon::new(body.to_vec(), BLACK.filled()))
+        area.draw(&Polygon::new(body.to_vec(), BLACK.filled()))
             .map_err(|e| fail(&e))?;
-        for i in 0..area {
+        for i in 0..stickers {
             let (row, column) = ((i / side as usize) as f64, (i % side as usize) as f64);
             let corners = square(view, (row, column), 1.0, n, INSET).map(|p| projection.pixel(p));
             let RGBColor(r, g, b) = scheme.of(letters[offset + i]);
             let shade = |c: u8| (f64::from(c) * SHADES[view]).round() as u8;
             let colour = RGBColor(shade(r), shade(g), shade(b));
-            root.draw(&Polygon::new(corners.to_vec(), colour.filled()))
+            area.draw(&Polygon::new(corners.to_vec(), colour.filled()))
                 .map_err(|e| fail(&e))?;
         }
     }
-    root.present().map_err(|e| fail(&e))
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The 3D picture of `stickers` as RGB pixels, and its width.
-    fn rgb_3d(stickers: &str) -> (Vec<u8>, u32, Isometric) {
+    /// The 3D picture of `stickers` as RGB pixels (one view, from above or below), and its width.
+    fn rgb_3d_from(stickers: &str, from_below: bool) -> (Vec<u8>, u32, Isometric) {
         let (letters, side) = faces_of(stickers).unwrap();
-        let n = f64::from(side);
-        let half_width = n * CUBIE * COS_30;
-        let (w, h) = (
-            (2.0 * half_width) as u32 + 2 * MARGIN,
-            (2.0 * n * CUBIE) as u32 + 2 * MARGIN,
-        );
-        let projection = Isometric {
-            centre: (
-                f64::from(MARGIN) + half_width,
-                f64::from(MARGIN) + n * CUBIE,
-            ),
-        };
+        let (w, h) = Isometric::size(side);
+        let projection = Isometric::new(side, from_below);
         let mut buffer = vec![0u8; (w * h * 3) as usize];
         {
             let root = BitMapBackend::with_buffer(&mut buffer, (w, h)).into_drawing_area();
-            paint_3d(root, &letters, side, &Scheme::STANDARD, &projection).unwrap();
+            root.fill(&WHITE).unwrap();
+            paint_3d(&root, &letters, side, &Scheme::STANDARD, &projection).unwrap();
+            root.present().unwrap();
         }
         (buffer, w, projection)
+    }
+
+    fn rgb_3d(stickers: &str) -> (Vec<u8>, u32, Isometric) {
+        rgb_3d_from(stickers, false)
     }
 
     /// The colour drawn at the middle of the sticker (`row`, `column`) of face U (0), F (1)
@@ -379,6 +431,28 @@ mod tests {
     }
 
     #[test]
+    fn the_view_from_below_shows_d_where_the_cube_has_it() {
+        // After R, D's right column (seen from below, F at the top) shows B's colour.
+        let cube = crate::model::cube::Cube3::SOLVED
+            .apply_all(&crate::model::notation::parse_moves("R").unwrap());
+        let picture = rgb_3d_from(&cube.to_facelets(), true);
+        for row in 0..3 {
+            assert_eq!(colour_at(&picture, 3, row, 0), shaded(Face::D, 3));
+            assert_eq!(colour_at(&picture, 3, row, 2), shaded(Face::B, 3));
+            assert_eq!(colour_at(&picture, 1, row, 2), shaded(Face::D, 1));
+        }
+        // After D, R's bottom row shows F's colour, and F's shows L's; D itself stays D.
+        let cube = crate::model::cube::Cube3::SOLVED
+            .apply_all(&crate::model::notation::parse_moves("D").unwrap());
+        let picture = rgb_3d_from(&cube.to_facelets(), true);
+        for column in 0..3 {
+            assert_eq!(colour_at(&picture, 2, 2, column), shaded(Face::F, 2));
+            assert_eq!(colour_at(&picture, 1, 2, column), shaded(Face::L, 1));
+            assert_eq!(colour_at(&picture, 3, 0, column), shaded(Face::D, 3));
+        }
+    }
+
+    #[test]
     fn the_3d_picture_writes_png_and_svg_and_refuses_bad_stickers() {
         let dir = tempfile::tempdir().unwrap();
         let stickers = crate::model::cube::Cube3::SOLVED.to_facelets();
@@ -397,9 +471,19 @@ mod tests {
             View::Cube3d,
         )
         .unwrap();
-        // Three faces of four stickers each, and the three faces' backs.
+        // Three faces of four stickers each, and the three faces' backs; twice for both views.
         let svg = std::fs::read_to_string(&path).unwrap();
         assert_eq!(svg.matches("<polygon").count(), 15, "{svg}");
+        draw_position(
+            &path,
+            ChartFormat::Svg,
+            pocket,
+            &Scheme::STANDARD,
+            View::Cube3dBoth,
+        )
+        .unwrap();
+        let svg = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(svg.matches("<polygon").count(), 30, "{svg}");
         let error = draw_position(
             &path,
             ChartFormat::Png,

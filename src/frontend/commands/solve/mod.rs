@@ -143,8 +143,9 @@ pub struct Args {
     /// red green yellow orange blue, as `stats draw`).
     #[arg(long, value_name = "SIX COLOURS")]
     colours: Option<String>,
-    /// Also draw each position solved into DIR as a 3D picture (isometric, U F and R in view),
-    /// and with --method layers the cube after each stage: <n>-0-position.png, then
+    /// Also draw each position solved into DIR as a 3D picture (isometric, from above with U F
+    /// R in view beside from below with D F R, so the first layer shows too), and with
+    /// --method layers the cube after each stage: <n>-0-position.png, then
     /// <n>-<k>-<stage>.png, n the position's number (from 0). Created if missing; pictures of
     /// the same names are replaced.
     #[arg(long, value_name = "DIR")]
@@ -387,7 +388,7 @@ fn draw_pictures(
             "{index}-{k}-{slug}.{}",
             args.draw_format.extension()
         ));
-        draw_position(&path, args.draw_format, stickers, &scheme, View::Cube3d)
+        draw_position(&path, args.draw_format, stickers, &scheme, View::Cube3dBoth)
             .map_err(|e| e.to_string())?;
         eprintln!("solve: drew {}", path.display());
     }

@@ -115,7 +115,8 @@ enum Command {
         /// orange blue).
         #[arg(long, value_name = "SIX COLOURS")]
         colours: Option<String>,
-        /// net: every sticker, unfolded; 3d: the cube from above its front-right corner.
+        /// net: every sticker, unfolded; 3d: the cube from above its front-right corner;
+        /// 3d-both: that beside the cube from below the same corner (D, F and R in view).
         #[arg(long, value_enum, default_value_t = View::Net)]
         view: View,
     },
