@@ -69,28 +69,6 @@ pub struct Labels<'a> {
     pub y: &'a str,
 }
 
-/// Draws a distance distribution: the series as grouped bars, one group per depth, into `path`.
-/// With `log`, bar heights are log10 of the counts (axis labels show powers of ten).
-pub fn distribution_chart(
-    path: &Path,
-    format: ChartFormat,
-    title: &str,
-    series: &[Series],
-    log: bool,
-) -> Result<(), ChartError> {
-    let y = if log {
-        "positions (log scale)"
-    } else {
-        "positions"
-    };
-    let labels = Labels {
-        title,
-        x: "distance from solved (moves)",
-        y,
-    };
-    bar_chart(path, format, &labels, series, log)
-}
-
 /// Grouped bars, one group per x value `0, 1, ...`.
 pub fn bar_chart(
     path: &Path,
@@ -414,6 +392,22 @@ fn draw_points<DB: DrawingBackend>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A distance distribution's chart, as `stats plot` labels it.
+    fn distribution_chart(
+        path: &Path,
+        format: ChartFormat,
+        title: &str,
+        series: &[Series],
+        log: bool,
+    ) -> Result<(), ChartError> {
+        let labels = Labels {
+            title,
+            x: "distance from solved (moves)",
+            y: "positions",
+        };
+        bar_chart(path, format, &labels, series, log)
+    }
 
     fn sample() -> Vec<Series> {
         vec![

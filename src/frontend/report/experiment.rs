@@ -558,7 +558,8 @@ impl PublishedComparison {
         if !rows.iter().all(|r| optimal(&r)) {
             return None;
         }
-        let metric = crate::model::cube::Metric::from_name(metric)?;
+        let metric =
+            <crate::model::cube::Metric as clap::ValueEnum>::from_str(metric, true).ok()?;
         let published = crate::catalogue::published::random_lengths(puzzle, metric)?;
         let mut counts = Vec::new();
         for row in rows.iter().filter(|r| r.status == "optimal") {

@@ -136,13 +136,6 @@ impl Metric {
         }
     }
 
-    /// The metric [`Metric::name`] names, in any case.
-    pub fn from_name(name: &str) -> Option<Metric> {
-        Metric::BOTH
-            .into_iter()
-            .find(|m| m.name().eq_ignore_ascii_case(name))
-    }
-
     /// Whether `m` is one step of this metric's search graph (QTM steps are quarter turns).
     pub const fn is_generator(self, m: Move) -> bool {
         match self {

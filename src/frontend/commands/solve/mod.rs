@@ -390,7 +390,8 @@ fn draw_pictures(
         ));
         draw_position(&path, args.draw_format, stickers, &scheme, View::Cube3dBoth)
             .map_err(|e| e.to_string())?;
-        eprintln!("solve: drew {}", path.display());
+        // A note beside the answer: a stderr that cannot be written loses only the note.
+        let _ = writeln!(std::io::stderr(), "solve: drew {}", path.display());
     }
     Ok(())
 }

@@ -169,7 +169,9 @@ fn draw_lengths(
     x: &str,
 ) -> Result<(), String> {
     let n: u64 = lengths.iter().sum();
-    let reference = Metric::from_name(metric).and_then(|m| random_lengths(puzzle, m));
+    let reference = <Metric as clap::ValueEnum>::from_str(metric, true)
+        .ok()
+        .and_then(|m| random_lengths(puzzle, m));
     let published = reference.as_ref().map_or(&[][..], |r| &r.counts[..]);
     let rows = compare(lengths, published);
     let size = rows.iter().map(|r| r.length + 1).max().unwrap_or(0);
