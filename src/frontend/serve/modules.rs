@@ -36,7 +36,7 @@ pub enum ModuleError {
 /// The file that `/modules/<path>` names under `root`, checked as the module doc says.
 pub fn resolve(root: &Path, path: &str) -> Result<PathBuf, ModuleError> {
     let not_served = || ModuleError::NotServed {
-        path: format!("/modules/{path}"),
+        path: crate::support::units::quoted(&format!("/modules/{path}"), 120).into_owned(),
         packages: PACKAGES.join(", "),
     };
     let segments: Vec<&str> = path.split('/').collect();
@@ -61,7 +61,7 @@ pub fn resolve(root: &Path, path: &str) -> Result<PathBuf, ModuleError> {
         });
     };
     let no_file = || ModuleError::NoSuchFile {
-        path: format!("/modules/{path}"),
+        path: crate::support::units::quoted(&format!("/modules/{path}"), 120).into_owned(),
     };
     let file = segments[1..]
         .iter()
