@@ -4,5 +4,6 @@
 
 pub mod cube;
 pub mod facelet;
+pub mod goal_mask;
 pub mod notation;
 pub mod position;

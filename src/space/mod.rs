@@ -4,6 +4,7 @@
 pub mod corners;
 pub mod coset;
 pub mod edges;
+pub mod goal;
 pub mod group;
 pub mod h48;
 pub mod masks;

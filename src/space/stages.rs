@@ -197,22 +197,33 @@ pub struct PieceSpace {
 
 impl PieceSpace {
     /// The product of `parts`; `reachable` is how many of its states are positions (see the
-    /// module's note on parts of one kind).
+    /// module's note on parts of one kind). The flips part says the flips of the edges of the
+    /// edge parts too, so beside it those parts add only their places; the same for twists.
     pub fn new(parts: Vec<Arc<Part>>) -> PieceSpace {
         let mut edges = 0u32;
         let mut corners = 0u32;
+        let mut flips = 1u64;
+        let mut twists = 1u64;
         let mut others = 1u64;
+        let has = |kind: PartKind| parts.iter().any(|p| p.kind == kind);
+        let (all_flips, all_twists) = (has(PartKind::Flips), has(PartKind::Twists));
         for part in &parts {
             match &part.kind {
                 PartKind::Edges(pieces) => edges += pieces.len() as u32,
                 PartKind::Corners(pieces) => corners += pieces.len() as u32,
+                PartKind::Flips => flips = 2_048,
+                PartKind::Twists => twists = 2_187,
                 kind => others *= u64::from(kind.values()),
             }
         }
-        let reachable = (arrangements(12, edges) << edges)
-            * arrangements(8, corners)
-            * 3u64.pow(corners)
-            * others;
+        if !all_flips {
+            flips = 1 << edges;
+        }
+        if !all_twists {
+            twists = 3u64.pow(corners);
+        }
+        let reachable =
+            arrangements(12, edges) * flips * arrangements(8, corners) * twists * others;
         PieceSpace { parts, reachable }
     }
 
