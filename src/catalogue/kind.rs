@@ -105,6 +105,11 @@ pub enum TableKind {
     /// ... the eight highest (DR too): 30,097,267,200 entries, 7.5 GB.
     #[value(name = "h48-eo8")]
     H48Eo8,
+    /// A partial goal's distances (cross, xcross, EOLine, any piece mask), over the goal's
+    /// pieces (see [`crate::catalogue::goal`]); the header's parameters say which goal. Built
+    /// on demand by `solve --goal` and `stats goal`.
+    #[value(skip)]
+    Goal,
 }
 
 impl TableKind {
@@ -190,6 +195,7 @@ impl TableKind {
             TableKind::UdF12 => "ud-f12",
             TableKind::UdOrderF8 => "ud-order-f8",
             TableKind::Group => "group",
+            TableKind::Goal => "goal",
             TableKind::Phase1Sym => "phase1-sym",
             TableKind::Phase2 => "phase2",
             TableKind::Phase2Slice => "phase2-slice",
@@ -261,7 +267,7 @@ impl TableKind {
     pub fn from_code(code: u32) -> Option<TableKind> {
         TableKind::ALL
             .into_iter()
-            .chain([TableKind::Group])
+            .chain([TableKind::Group, TableKind::Goal])
             .find(|k| k.code() == code)
     }
 }

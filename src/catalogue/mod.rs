@@ -4,6 +4,7 @@
 //! their Hamiltonian circuits ([`circuit`]) are tables named by parameters.
 
 pub mod circuit;
+pub mod goal;
 pub mod group;
 pub mod h48_eo;
 pub mod kind;
@@ -50,7 +51,7 @@ pub fn entries(kind: TableKind) -> u64 {
         | TableKind::H48Eo7
         | TableKind::H48Eo8 => kind.h48_table().map_or(0, |table| table.entries()),
         // A subgroup's size is its generators' (see `group::Sizes`).
-        TableKind::Group => 0,
+        TableKind::Group | TableKind::Goal => 0,
     }
 }
 
@@ -131,7 +132,7 @@ impl TableId {
 pub fn is_table_file_name(name: &str) -> bool {
     TableKind::ALL
         .iter()
-        .chain([&TableKind::Group])
+        .chain([&TableKind::Group, &TableKind::Goal])
         .any(|k| name.starts_with(k.name()))
 }
 
@@ -166,6 +167,8 @@ pub enum BuildError {
     Table(#[from] TableError),
     #[error("a subgroup's table is built from its generators (gen-tables --generators)")]
     Group,
+    #[error("a goal's table is built from its goal (solve --goal, stats goal, gen-tables --goal)")]
+    Goal,
     #[error("{0} tables are built with their own 2-bit encoding, not {1}")]
     Encoding(&'static str, &'static str),
     #[error("{0} tables count H's own moves, the half-turn metric's: build them with --metric htm")]
@@ -346,6 +349,7 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, B
             breadth_first(&twophase::Phase2SliceSpace::new(), encoding, progress)?
         }
         TableKind::Group => return Err(BuildError::Group),
+        TableKind::Goal => return Err(BuildError::Goal),
     };
     let header = id.write(dir, outcome.encoding, outcome.histogram, &outcome.packed)?;
     Ok(Built {

@@ -204,10 +204,10 @@ fn claim<'w, const N: usize>(
 ) -> Result<(), MaskError> {
     let set = set.into();
     for (piece, named) in by.iter_mut().enumerate() {
-        if set >> piece & 1 == 1 {
-            if let Some(first) = named.replace(word) {
-                return Err(twice(names[piece], first, word));
-            }
+        if set >> piece & 1 == 1
+            && let Some(first) = named.replace(word)
+        {
+            return Err(twice(names[piece], first, word));
         }
     }
     Ok(())

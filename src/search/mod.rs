@@ -4,6 +4,7 @@ pub mod canonical;
 pub mod coset;
 pub mod cosets;
 pub mod descent;
+pub mod goal;
 pub mod heuristic;
 pub mod ida;
 pub mod into_h;

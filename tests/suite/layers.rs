@@ -138,3 +138,38 @@ fn the_cross_is_the_shortest_cross() {
         assert_eq!(steps[0].moves.len() as u8, distance[&key(&cube)]);
     }
 }
+
+/// The layer method's cross and its first first-layer corner agree with the goal solver's
+/// optimal lengths (`solve --goal`) on the same positions: the cross goal, and the cross with
+/// the corner the method chose.
+#[test]
+fn the_cross_and_first_corner_agree_with_the_goal_solver() {
+    use cubelab::catalogue::goal::{Goal, GoalTable, Orientations};
+    use cubelab::model::cube::CORNER_NAMES;
+    use cubelab::search::goal::GoalSolver;
+    let dir = tempfile::tempdir().unwrap();
+    let open = |goal: &str| {
+        let goal = Goal::parse(goal).unwrap();
+        let progress = indicatif::ProgressBar::hidden();
+        let table = GoalTable::open_or_build(dir.path(), &goal.mask, Metric::Htm, &progress);
+        GoalSolver::new(goal, table.unwrap(), Orientations::Fixed)
+    };
+    let cross = open("cross");
+    let with_corner: Vec<GoalSolver> = (4..8)
+        .map(|c| open(&format!("DF DR DB DL {}", CORNER_NAMES[c])))
+        .collect();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
+    for _ in 0..10 {
+        let cube = Cube3::random(&mut rng);
+        let steps = solver().solve(&cube).unwrap();
+        assert_eq!(steps[0].moves.len() as u8, cross.length(&cube));
+        let after_cross = cube.apply_all(&steps[0].moves);
+        let corner = steps[1].piece.unwrap();
+        let c = CORNER_NAMES.iter().position(|n| *n == corner).unwrap();
+        assert_eq!(
+            steps[1].moves.len() as u8,
+            with_corner[c - 4].length(&after_cross),
+            "{corner}"
+        );
+    }
+}

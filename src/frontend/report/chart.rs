@@ -23,6 +23,19 @@ impl ChartFormat {
             ChartFormat::Svg => "svg",
         }
     }
+
+    /// The format a picture file's name asks for by its extension, or the error that says to
+    /// name one.
+    pub fn of_path(path: &Path) -> Result<ChartFormat, String> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some(e) if e.eq_ignore_ascii_case("png") => Ok(ChartFormat::Png),
+            Some(e) if e.eq_ignore_ascii_case("svg") => Ok(ChartFormat::Svg),
+            _ => Err(format!(
+                "{}: name a .png or a .svg file, the picture's format",
+                path.display()
+            )),
+        }
+    }
 }
 
 /// Pixel size of every chart.

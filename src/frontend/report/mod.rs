@@ -5,3 +5,4 @@ pub mod chart;
 pub mod cosets;
 pub mod experiment;
 pub mod picture;
+pub mod scrambles;

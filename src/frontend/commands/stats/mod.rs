@@ -2,10 +2,12 @@
 
 mod cosets;
 mod experiment;
+mod goal;
 mod plot;
 mod tables;
 use cosets::*;
 use experiment::*;
+use goal::*;
 use plot::*;
 use tables::*;
 
@@ -144,6 +146,48 @@ enum Command {
               value_parser = clap::value_parser!(u64).range(2..=64))]
         column: u64,
     },
+    /// A partial goal (cross, xcross, eoline, roux-fb, ... or a piece mask; see `solve --help`
+    /// under --goal): without a sample, its exact distribution over the whole space (every
+    /// position of its pieces, which is its distribution over random cube states) from its
+    /// table, built on the first use into the data directory; with --random or --scrambles,
+    /// the optimal length of each position under each neutrality of --orientations, side by
+    /// side, with the exact distribution beside the fixed column.
+    Goal {
+        /// The goal: a name or a piece mask (`DF DB DL DR`, `DF DB edges/o`).
+        goal: String,
+        /// The metric (default: both for the whole space, htm over a sample).
+        #[arg(long, value_enum)]
+        metric: Option<Metric>,
+        /// A sample of N uniformly random cube states.
+        #[arg(long, value_name = "N", conflicts_with = "scrambles")]
+        random: Option<u64>,
+        /// Seed for --random.
+        #[arg(long, default_value_t = 1, requires = "random")]
+        seed: u64,
+        /// A sample read from FILE: one scramble a line (moves, rotations and wide moves
+        /// allowed; '#' starts a comment), or the WCA export's WCA_export_Scrambles.tsv (its
+        /// 3x3 events' scrambles).
+        #[arg(long, value_name = "FILE")]
+        scrambles: Option<PathBuf>,
+        /// The neutralities to compare over the sample, comma-separated: fixed, dual, 6, 24.
+        #[arg(
+            long,
+            value_enum,
+            value_delimiter = ',',
+            default_value = "fixed,dual,6"
+        )]
+        orientations: Vec<crate::catalogue::goal::Orientations>,
+        /// One JSON object (per metric for the whole space) instead of text.
+        #[arg(long)]
+        json: bool,
+        /// Also write each sampled position's lengths to FILE (CSV; replaced if it exists).
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Also draw the distribution into FILE (.png or .svg): shares with 95% intervals per
+        /// neutrality, the exact shares marked over the fixed bars.
+        #[arg(long, value_name = "FILE")]
+        chart: Option<PathBuf>,
+    },
     /// Check a devil's algorithm (`gen-tables --circuit`): applied to the solved position, its
     /// moves must reach every position of the group its header names exactly once and then
     /// the solved position again. Exits 1 if the file is no such circuit.
@@ -167,7 +211,7 @@ pub fn run(args: Args) -> ExitCode {
     let data_dir = args.data_dir;
     let Some(command) = args.command else {
         eprintln!(
-            "stats: error: name a command: tables, experiment, cosets, plot, draw or circuit (see stats --help)"
+            "stats: error: name a command: tables, experiment, goal, cosets, plot, draw or circuit (see stats --help)"
         );
         return ExitCode::from(2);
     };
@@ -199,6 +243,30 @@ pub fn run(args: Args) -> ExitCode {
             view,
         } => draw(&position, &out, puzzle, colours.as_deref(), view),
         Command::Circuit { file, json } => circuit(&file, json),
+        Command::Goal {
+            goal: text,
+            metric,
+            random,
+            seed,
+            scrambles,
+            orientations,
+            json,
+            csv,
+            chart,
+        } => goal(
+            &data_dir,
+            &GoalArgs {
+                goal: &text,
+                metric,
+                random,
+                seed,
+                scrambles: scrambles.as_deref(),
+                orientations: &orientations,
+                json,
+                csv: csv.as_deref(),
+                chart: chart.as_deref(),
+            },
+        ),
         Command::Cosets {
             files,
             json,
@@ -257,16 +325,7 @@ fn draw(
     colours: Option<&str>,
     view: View,
 ) -> Result<bool, String> {
-    let format = match out.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("png") => ChartFormat::Png,
-        Some(e) if e.eq_ignore_ascii_case("svg") => ChartFormat::Svg,
-        _ => {
-            return Err(format!(
-                "{}: name a .png or a .svg file, the picture's format",
-                out.display()
-            ));
-        }
-    };
+    let format = ChartFormat::of_path(out)?;
     let scheme = match colours {
         Some(text) => Scheme::parse(text).map_err(|e| e.to_string())?,
         None => Scheme::STANDARD,

@@ -1,0 +1,351 @@
+//! Optimal solutions for partial goals: a table look-up per view for the length, and a walk
+//! down the table for the moves.
+//!
+//! A goal's table holds every state's exact distance, so the optimal length is the least entry
+//! over the goal's views (its places and, with colour neutrality, its orientations: see
+//! [`crate::catalogue::goal`]), with no search. A solution walks down: from a state at distance
+//! `d` some move reaches `d - 1`. Every optimal solution is every such walk, turns of opposite
+//! faces in one order only (`U D`, not also `D U`; see [`Canonical`]). A walk found in a view
+//! is turned back into the moves of the cube as held: the view's turn of face `Y` is a turn of
+//! the face the view's rotation shows as `Y`.
+
+use super::canonical::Canonical;
+use crate::catalogue::goal::{Goal, GoalTable, Orientations, View};
+use crate::model::cube::{Cube3, Move, Rotation};
+
+/// A goal's optimal length for one position, and where it is reached.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalAnswer {
+    /// Moves (in the table's metric) to the goal, the least over the views.
+    pub length: u8,
+    /// The views that reach it in that many, in the order of [`Goal::views`].
+    pub best: Vec<usize>,
+}
+
+/// One optimal solution: its moves on the cube as held, and the view it reaches the goal in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GoalSolution {
+    pub view: usize,
+    pub moves: Vec<Move>,
+}
+
+/// A goal, its table and its views under one neutrality.
+pub struct GoalSolver {
+    goal: Goal,
+    table: GoalTable,
+    orientations: Orientations,
+    views: Vec<View>,
+    canonical: Canonical,
+}
+
+impl GoalSolver {
+    pub fn new(goal: Goal, table: GoalTable, orientations: Orientations) -> GoalSolver {
+        let views = goal.views(orientations);
+        let space = table.space();
+        let canonical = Canonical::new(space.metric(), space.moves());
+        GoalSolver {
+            goal,
+            table,
+            orientations,
+            views,
+            canonical,
+        }
+    }
+
+    pub fn goal(&self) -> &Goal {
+        &self.goal
+    }
+
+    pub fn table(&self) -> &GoalTable {
+        &self.table
+    }
+
+    pub fn orientations(&self) -> Orientations {
+        self.orientations
+    }
+
+    pub fn views(&self) -> &[View] {
+        &self.views
+    }
+
+    /// The optimal length: a look-up per view.
+    pub fn length(&self, cube: &Cube3) -> u8 {
+        self.views
+            .iter()
+            .map(|v| self.table.distance(&v.see(cube)))
+            .min()
+            .unwrap_or(0)
+    }
+
+    /// The optimal length and the views that reach it.
+    pub fn answer(&self, cube: &Cube3) -> GoalAnswer {
+        let distances: Vec<u8> = self
+            .views
+            .iter()
+            .map(|v| self.table.distance(&v.see(cube)))
+            .collect();
+        let length = distances.iter().copied().min().unwrap_or(0);
+        GoalAnswer {
+            length,
+            best: (0..distances.len())
+                .filter(|&i| distances[i] == length)
+                .collect(),
+        }
+    }
+
+    /// One optimal solution (the first in canonical order in the first view that has one), or
+    /// every one with `all`, at most `limit` of them. Not yet checked: the caller checks each
+    /// with [`GoalSolver::reaches`] before printing it.
+    pub fn solve(&self, cube: &Cube3, all: bool, limit: usize) -> Vec<GoalSolution> {
+        let answer = self.answer(cube);
+        let mut solutions = Vec::new();
+        let limit = if all { limit } else { 1 };
+        for &view in &answer.best {
+            let seen = self.views[view].see(cube);
+            let space = self.table.space();
+            let mut path = Vec::with_capacity(usize::from(answer.length));
+            let mut walks = Vec::new();
+            self.walk(
+                space.index(&seen),
+                answer.length,
+                Canonical::ROOT,
+                &mut path,
+                &mut walks,
+                limit - solutions.len(),
+            );
+            let back = self.views[view].rotation.inverse();
+            for walk in walks {
+                let moves: Vec<Move> = walk
+                    .iter()
+                    .map(|&turn| back.map_move(space.moves()[turn]))
+                    .collect();
+                solutions.push(GoalSolution { view, moves });
+            }
+            if solutions.len() >= limit {
+                break;
+            }
+        }
+        solutions
+    }
+
+    /// Whether `moves`, applied to `cube`, reach the goal in view `view`: the check every
+    /// printed solution passes, made on cubies, not on the table.
+    pub fn reaches(&self, cube: &Cube3, moves: &[Move], view: usize) -> bool {
+        let after = cube.apply_all(moves);
+        self.goal.mask.is_reached(&self.views[view].see(&after))
+    }
+
+    /// Every canonical walk down the table from `state` at distance `distance`, into `out`, at
+    /// most `limit` of them.
+    fn walk(
+        &self,
+        state: u64,
+        distance: u8,
+        history: usize,
+        path: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+        limit: usize,
+    ) {
+        if out.len() >= limit {
+            return;
+        }
+        if distance == 0 {
+            out.push(path.clone());
+            return;
+        }
+        let space = self.table.space();
+        let allowed = self.canonical.allowed(history);
+        for turn in 0..space.moves().len() {
+            if allowed >> turn & 1 == 0 {
+                continue;
+            }
+            use crate::space::MoveSpace;
+            let next = space.apply(state, turn);
+            if self.table.entry(next) == distance - 1 {
+                path.push(turn);
+                self.walk(
+                    next,
+                    distance - 1,
+                    Canonical::after(history, turn),
+                    path,
+                    out,
+                    limit,
+                );
+                path.pop();
+            }
+        }
+    }
+}
+
+/// The optimal length of every cube of `cubes` under every solver of `solvers`, in parallel:
+/// entry `i * solvers.len() + s` is cube `i`'s under solver `s`. `progress` counts cubes.
+pub fn sample_lengths(
+    solvers: &[GoalSolver],
+    cubes: &[Cube3],
+    progress: &indicatif::ProgressBar,
+) -> Vec<u8> {
+    use rayon::prelude::*;
+    const CHUNK: usize = 4096;
+    let mut lengths = vec![0u8; cubes.len() * solvers.len()];
+    if solvers.is_empty() {
+        return lengths;
+    }
+    lengths
+        .par_chunks_mut(CHUNK * solvers.len())
+        .zip(cubes.par_chunks(CHUNK))
+        .for_each(|(out, chunk)| {
+            for (row, cube) in out.chunks_mut(solvers.len()).zip(chunk) {
+                for (length, solver) in row.iter_mut().zip(solvers) {
+                    *length = solver.length(cube);
+                }
+            }
+            progress.inc(chunk.len() as u64);
+        });
+    lengths
+}
+
+/// Counts at each length of column `column` of [`sample_lengths`]'s output.
+pub fn column_histogram(lengths: &[u8], columns: usize, column: usize) -> Vec<u64> {
+    let mut histogram = Vec::new();
+    for row in lengths.chunks(columns) {
+        let l = usize::from(row[column]);
+        if histogram.len() <= l {
+            histogram.resize(l + 1, 0);
+        }
+        histogram[l] += 1;
+    }
+    histogram
+}
+
+/// The shortest name of a whole-cube rotation in `x y z` notation (`""` for none).
+pub fn rotation_name(rotation: &Rotation) -> String {
+    let turns = [
+        ("x", Rotation::x()),
+        ("y", Rotation::y()),
+        ("z", Rotation::z()),
+    ];
+    let mut named: Vec<(String, Rotation)> = vec![(String::new(), Rotation::IDENTITY)];
+    for (letter, base) in &turns {
+        for (suffix, power) in [("", 1), ("2", 2), ("'", 3)] {
+            named.push((format!("{letter}{suffix}"), base.power(power)));
+        }
+    }
+    let singles = named.clone();
+    for (a, ra) in &singles[1..] {
+        for (b, rb) in &singles[1..] {
+            named.push((format!("{a} {b}"), ra.then(rb)));
+        }
+    }
+    named
+        .into_iter()
+        .find(|(_, r)| r == rotation)
+        .map_or_else(|| "?".into(), |(name, _)| name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalogue::goal::GoalTable;
+    use crate::model::cube::{Face, Metric};
+    use crate::model::notation::parse_moves;
+    use indicatif::ProgressBar;
+    use rand::SeedableRng;
+    use rand::rngs::Xoshiro256PlusPlus;
+
+    fn solver(dir: &std::path::Path, goal: &str, o: Orientations, metric: Metric) -> GoalSolver {
+        let goal = Goal::parse(goal).unwrap();
+        let table =
+            GoalTable::open_or_build(dir, &goal.mask, metric, &ProgressBar::hidden()).unwrap();
+        GoalSolver::new(goal, table, o)
+    }
+
+    /// Colour neutrality is the fixed goal on the rotated scrambles: for a goal no rotation
+    /// keeps (Roux's block), the 24 orientations' distances are, as a multiset, the fixed
+    /// goal's distances of the scramble written through each of the 24 rotations.
+    #[test]
+    fn the_24_orientations_are_the_fixed_goal_of_the_24_rotated_scrambles() {
+        let dir = tempfile::tempdir().unwrap();
+        let fixed = solver(dir.path(), "roux-fb", Orientations::Fixed, Metric::Htm);
+        let all = solver(dir.path(), "roux-fb", Orientations::All, Metric::Htm);
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(24);
+        for _ in 0..30 {
+            let scramble: Vec<Move> = (0..25)
+                .map(|_| Move::from_index(rand::RngExt::random_range(&mut rng, 0..18)).unwrap())
+                .collect();
+            let cube = Cube3::from_moves(&scramble);
+            let mut by_views: Vec<u8> = all
+                .views()
+                .iter()
+                .map(|v| all.table().distance(&v.see(&cube)))
+                .collect();
+            let mut by_scrambles: Vec<u8> = Rotation::all()
+                .iter()
+                .map(|r| {
+                    let rotated: Vec<Move> = scramble.iter().map(|&m| r.map_move(m)).collect();
+                    fixed.length(&Cube3::from_moves(&rotated))
+                })
+                .collect();
+            by_views.sort_unstable();
+            by_scrambles.sort_unstable();
+            assert_eq!(by_views, by_scrambles);
+            assert_eq!(all.length(&cube), by_scrambles[0]);
+        }
+    }
+
+    #[test]
+    fn every_rotation_has_a_name_that_reads_back() {
+        for r in Rotation::all() {
+            let name = rotation_name(r);
+            assert_ne!(name, "?");
+            let read = name
+                .split_whitespace()
+                .map(|w| {
+                    let base = match &w[..1] {
+                        "x" => Rotation::x(),
+                        "y" => Rotation::y(),
+                        _ => Rotation::z(),
+                    };
+                    base.power(match &w[1..] {
+                        "" => 1,
+                        "2" => 2,
+                        _ => 3,
+                    })
+                })
+                .fold(Rotation::IDENTITY, |r, t| r.then(&t));
+            assert_eq!(&read, r, "{name}");
+        }
+    }
+
+    /// Solutions reach the goal (checked on cubies), are as long as the answer says, and a
+    /// cross solved on U is found at length 0 with neutrality, its bottom U.
+    #[test]
+    fn solutions_reach_the_goal_in_the_view_they_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
+        for (goal, metric) in [
+            ("cross", Metric::Htm),
+            ("xcross", Metric::Htm),
+            ("eoline", Metric::Qtm),
+            ("f2l-pair", Metric::Htm),
+        ] {
+            for o in [Orientations::Fixed, Orientations::Six] {
+                let solver = solver(dir.path(), goal, o, metric);
+                for _ in 0..20 {
+                    let cube = Cube3::random(&mut rng);
+                    let answer = solver.answer(&cube);
+                    let solutions = solver.solve(&cube, true, 50);
+                    assert!(!solutions.is_empty());
+                    for s in &solutions {
+                        assert!(solver.reaches(&cube, &s.moves, s.view), "{goal}");
+                        assert_eq!(metric.length(&s.moves), u32::from(answer.length));
+                    }
+                }
+            }
+        }
+        let cross = solver(dir.path(), "cross", Orientations::Dual, Metric::Htm);
+        let cube = Cube3::SOLVED.apply_all(&parse_moves("D").unwrap());
+        let answer = cross.answer(&cube);
+        assert_eq!(answer.length, 0);
+        assert_eq!(cross.views()[answer.best[0]].bottom(), Face::U);
+    }
+}
