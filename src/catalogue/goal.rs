@@ -352,8 +352,10 @@ pub struct GoalTable {
 }
 
 impl GoalTable {
-    /// Opens `mask`'s table in `metric` from `dir`, building it first if it is missing
-    /// (`progress` shows the build).
+    /// Opens `mask`'s table in `metric` from `dir`, building it first if it is missing or
+    /// numbered as an older version numbered it (goal tables are a cache; `progress` shows
+    /// the build). A damaged file is an error, not rebuilt: it says what damaged it may have
+    /// damaged others.
     pub fn open_or_build(
         dir: &Path,
         mask: &GoalMask,
@@ -363,7 +365,13 @@ impl GoalTable {
         if !table_path(dir, mask, metric).exists() {
             build(dir, mask, metric, progress)?;
         }
-        GoalTable::open(dir, mask, metric)
+        match GoalTable::open(dir, mask, metric) {
+            Err(GoalError::Mismatch { .. }) => {
+                build(dir, mask, metric, progress)?;
+                GoalTable::open(dir, mask, metric)
+            }
+            opened => opened,
+        }
     }
 
     /// Opens `mask`'s table in `metric` from `dir`, checking that it is this goal's, numbered

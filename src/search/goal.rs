@@ -119,7 +119,10 @@ impl GoalSolver {
                     .iter()
                     .map(|&turn| back.map_move(space.moves()[turn]))
                     .collect();
-                solutions.push(GoalSolution { view, moves });
+                // A sequence that reaches the goal in two places is one solution.
+                if !solutions.iter().any(|s: &GoalSolution| s.moves == moves) {
+                    solutions.push(GoalSolution { view, moves });
+                }
             }
             if solutions.len() >= limit {
                 break;

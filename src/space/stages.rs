@@ -29,6 +29,10 @@ pub enum PartKind {
     Edges(Vec<u8>),
     /// These corner pieces: their slots and twists.
     Corners(Vec<u8>),
+    /// These edge pieces: their slots only (beside [`PartKind::Flips`], which says their flips).
+    EdgePlaces(Vec<u8>),
+    /// These corner pieces: their slots only (beside [`PartKind::Twists`]).
+    CornerPlaces(Vec<u8>),
     /// Every edge's flip (the twelfth follows from the others).
     Flips,
     /// Every corner's twist (the eighth follows from the others).
@@ -47,6 +51,8 @@ impl PartKind {
             PartKind::Corners(pieces) => {
                 (arrangements(8, pieces.len() as u32) * 3u64.pow(pieces.len() as u32)) as u32
             }
+            PartKind::EdgePlaces(pieces) => arrangements(12, pieces.len() as u32) as u32,
+            PartKind::CornerPlaces(pieces) => arrangements(8, pieces.len() as u32) as u32,
             PartKind::Flips => 2_048,
             PartKind::Twists => 2_187,
             PartKind::SlicePlaces => 495,
@@ -85,6 +91,20 @@ impl PartKind {
                 let k = pieces.len();
                 let twist = rank_digits(&twists[..k], 3);
                 (rank_arrangement(&slots[..k], 8) * 3u64.pow(k as u32) + twist) as u32
+            }
+            PartKind::EdgePlaces(pieces) => {
+                let slots: Vec<u8> = pieces
+                    .iter()
+                    .map(|&p| slot_of(&cube.edges.perm, p))
+                    .collect();
+                rank_arrangement(&slots, 12) as u32
+            }
+            PartKind::CornerPlaces(pieces) => {
+                let slots: Vec<u8> = pieces
+                    .iter()
+                    .map(|&p| slot_of(&cube.corners.perm, p))
+                    .collect();
+                rank_arrangement(&slots, 8) as u32
             }
             // Phase 1's coordinate ranks these three.
             PartKind::Flips => u32::from(phase1().flip),
@@ -126,6 +146,26 @@ impl PartKind {
                 for (&slot, &twist) in slots[..k].iter().zip(&twists) {
                     corners.ori[usize::from(slot)] = twist;
                 }
+                Cube3 {
+                    corners,
+                    ..Cube3::SOLVED
+                }
+            }
+            PartKind::EdgePlaces(pieces) => {
+                let mut slots = [0u8; 12];
+                unrank_arrangement(value, 12, &mut slots[..pieces.len()]);
+                let mut edges = Edges::SOLVED;
+                place(&mut edges.perm, &slots[..pieces.len()], pieces);
+                Cube3 {
+                    edges,
+                    ..Cube3::SOLVED
+                }
+            }
+            PartKind::CornerPlaces(pieces) => {
+                let mut slots = [0u8; 8];
+                unrank_arrangement(value, 8, &mut slots[..pieces.len()]);
+                let mut corners = Corners::SOLVED;
+                place(&mut corners.perm, &slots[..pieces.len()], pieces);
                 Cube3 {
                     corners,
                     ..Cube3::SOLVED
@@ -200,28 +240,29 @@ impl PieceSpace {
     /// module's note on parts of one kind). The flips part says the flips of the edges of the
     /// edge parts too, so beside it those parts add only their places; the same for twists.
     pub fn new(parts: Vec<Arc<Part>>) -> PieceSpace {
-        let mut edges = 0u32;
-        let mut corners = 0u32;
-        let mut flips = 1u64;
-        let mut twists = 1u64;
+        // Pieces placed, and of them those whose turn a part of their own carries.
+        let (mut edges, mut flipped, mut corners, mut twisted) = (0u32, 0u32, 0u32, 0u32);
         let mut others = 1u64;
         let has = |kind: PartKind| parts.iter().any(|p| p.kind == kind);
         let (all_flips, all_twists) = (has(PartKind::Flips), has(PartKind::Twists));
         for part in &parts {
             match &part.kind {
-                PartKind::Edges(pieces) => edges += pieces.len() as u32,
-                PartKind::Corners(pieces) => corners += pieces.len() as u32,
-                PartKind::Flips => flips = 2_048,
-                PartKind::Twists => twists = 2_187,
+                PartKind::Edges(pieces) => {
+                    edges += pieces.len() as u32;
+                    flipped += pieces.len() as u32;
+                }
+                PartKind::EdgePlaces(pieces) => edges += pieces.len() as u32,
+                PartKind::Corners(pieces) => {
+                    corners += pieces.len() as u32;
+                    twisted += pieces.len() as u32;
+                }
+                PartKind::CornerPlaces(pieces) => corners += pieces.len() as u32,
+                PartKind::Flips | PartKind::Twists => {}
                 kind => others *= u64::from(kind.values()),
             }
         }
-        if !all_flips {
-            flips = 1 << edges;
-        }
-        if !all_twists {
-            twists = 3u64.pow(corners);
-        }
+        let flips = if all_flips { 2_048 } else { 1u64 << flipped };
+        let twists = if all_twists { 2_187 } else { 3u64.pow(twisted) };
         let reachable =
             arrangements(12, edges) * flips * arrangements(8, corners) * twists * others;
         PieceSpace { parts, reachable }
@@ -288,6 +329,8 @@ mod tests {
             PartKind::Edges(vec![8]),
             PartKind::Corners(vec![4]),
             PartKind::Corners(vec![0, 1, 2, 3]),
+            PartKind::EdgePlaces(vec![4, 7, 1]),
+            PartKind::CornerPlaces(vec![6, 2]),
             PartKind::Flips,
             PartKind::Twists,
             PartKind::SlicePlaces,

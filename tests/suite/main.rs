@@ -9,6 +9,7 @@ mod cli;
 mod coset;
 mod cube_laws;
 mod cube_solver;
+mod goals;
 mod groups;
 mod h48_eo;
 mod h48_solver;

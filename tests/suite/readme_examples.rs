@@ -44,8 +44,9 @@ fn needs(command: &str) -> Needs {
     if command.contains("--circuit") || command.contains("stats circuit") {
         return Needs::Covered;
     }
-    // Subgroup tables are small (the README's largest, <U, R>, builds in seconds).
-    if command.contains("--generators") {
+    // Subgroup tables are small (the README's largest, <U, R>, builds in seconds), and so are
+    // the goal tables the examples name, built on first use.
+    if command.contains("--generators") || command.contains("--goal") {
         return Needs::TwoByTwo;
     }
     if command.contains("gen-tables") {

@@ -91,6 +91,12 @@ pub struct Args {
     /// two or more faces. `stats circuit FILE` checks one.
     #[arg(long, requires = "generators", conflicts_with = "compress")]
     circuit: bool,
+    /// Build the table of a partial goal (a name such as cross or xcross, or a piece mask;
+    /// see solve --help under --goal) instead of named tables, in --metric (default both).
+    /// `solve --goal` and `stats goal` build it on first use; this builds it ahead, or again
+    /// with --force.
+    #[arg(long, value_name = "GOAL", conflicts_with_all = ["tables", "list", "verify", "encoding", "generators"])]
+    goal: Option<String>,
 }
 
 /// Runs what the arguments ask for; the exit status follows [`crate::frontend::cli::exit_status`].
@@ -101,7 +107,9 @@ pub fn run(args: Args) -> ExitCode {
             <Args as clap::CommandFactory>::command(),
         );
     }
-    let ok = if let Some(generators) = &args.generators {
+    let ok = if let Some(goal) = &args.goal {
+        Ok(build_goal(&args, goal))
+    } else if let Some(generators) = &args.generators {
         if args.circuit {
             Ok(build_circuit(&args, generators))
         } else {
@@ -245,7 +253,7 @@ fn report_built(args: &Args, id: TableId, built: &Built, seconds: f64) -> Result
 }
 
 /// Whether a subgroup job succeeded; its error, if any, printed.
-fn succeeded(result: Result<(), GroupError>) -> bool {
+fn succeeded<E: std::fmt::Display>(result: Result<(), E>) -> bool {
     result
         .inspect_err(|e| eprintln!("gen-tables: error: {e}"))
         .is_ok()
@@ -350,6 +358,58 @@ fn build_group(args: &Args, generators: &str) -> bool {
             passes,
         )
         .map_err(GroupError::Other)
+    })();
+    succeeded(result)
+}
+
+/// Builds a goal's table in each metric asked (both by default), reusing a valid one unless
+/// --force.
+fn build_goal(args: &Args, text: &str) -> bool {
+    use crate::catalogue::goal::{self as goals, Goal, GoalTable};
+    let result = (|| -> Result<(), String> {
+        let goal = Goal::parse(text).map_err(|e| e.to_string())?;
+        let metrics = match args.metric {
+            Some(MetricChoice::Htm) => vec![Metric::Htm],
+            Some(MetricChoice::Qtm) => vec![Metric::Qtm],
+            _ => Metric::BOTH.to_vec(),
+        };
+        let dir = &args.data_dir;
+        for metric in metrics {
+            let name = format!("goal {} {metric}", goal.mask);
+            let path = goals::table_path(dir, &goal.mask, metric);
+            let start = Instant::now();
+            if !args.force && path.exists() {
+                match GoalTable::open(dir, &goal.mask, metric) {
+                    Ok(table) => {
+                        compress_if_asked(args, &path)?;
+                        let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+                        let seconds = start.elapsed().as_secs_f64();
+                        print_table(
+                            args,
+                            &name,
+                            table.header(),
+                            "reused",
+                            seconds,
+                            &path,
+                            bytes,
+                            &[],
+                        )?;
+                        continue;
+                    }
+                    Err(e) => eprintln!("gen-tables: {name}: {e}; rebuilding it"),
+                }
+            }
+            let _lock = BuildLock::acquire(dir).map_err(|e| e.to_string())?;
+            let entries = crate::space::goal::GoalSpace::entries(&goal.mask);
+            let bar = progress_bar(u64::try_from(entries).unwrap_or(u64::MAX), &name);
+            let header = goals::build(dir, &goal.mask, metric, &bar).map_err(|e| e.to_string())?;
+            bar.finish_and_clear();
+            let seconds = start.elapsed().as_secs_f64();
+            compress_if_asked(args, &path)?;
+            let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            print_table(args, &name, &header, "built", seconds, &path, bytes, &[])?;
+        }
+        Ok(())
     })();
     succeeded(result)
 }

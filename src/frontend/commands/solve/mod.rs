@@ -1,11 +1,13 @@
 //! solve: optimal solutions for cube positions, from the tables gen-tables built.
 
+mod goal;
 mod inputs;
 mod output;
 use inputs::*;
 use output::*;
 
 use crate::catalogue::TableKind;
+use crate::catalogue::goal::Orientations;
 use crate::frontend::report::chart::ChartFormat;
 use crate::frontend::report::experiment::{ExperimentRow, ExperimentWriter, Shard};
 use crate::frontend::report::picture::{Scheme, View, draw_position};
@@ -174,6 +176,21 @@ pub struct Args {
     /// directed, as for gen-tables.
     #[arg(long, value_enum, default_value_t = GroupMetric::Generators, requires = "generators")]
     group_metric: GroupMetric,
+    /// 3x3: solve a partial goal optimally instead of the whole cube, from the goal's table
+    /// (built on the first use into --data-dir, seconds for most goals), in --metric. By name:
+    /// cross, xcross (cross and any one pair), f2l-pair, eo, eoline, eocross, roux-fb, 2x2x2
+    /// (any of the four on D), 2x2x3 (any of four); or a piece mask, terms separated by spaces
+    /// or commas: an edge (DF) or corner (DFR) home, a layer (U D F B L R: its edges and
+    /// corners), a slice (E M S: its edges), edges, corners; a term with /o asks only for
+    /// orientation (DF/o), and edges/o, corners/o for every edge or corner (with pieces named
+    /// home: `DF DB edges/o` is EOLine). Each piece once.
+    #[arg(long, value_name = "GOAL", conflicts_with_all = ["generators", "method", "tables", "budget", "deterministic", "no_dual", "no_symmetry", "print_state", "draw", "timeout", "max_length", "show", "inverse", "verbose"])]
+    goal: Option<String>,
+    /// With --goal: the faces the goal may be built on. fixed: as written (the cross on D);
+    /// dual: D or U; 6: any face; 24: any of the cube's orientations (for a goal that turns
+    /// about U-D keep, as the cross, the same as 6). The answer names the face used.
+    #[arg(long, value_enum, default_value_t = Orientations::Fixed, requires = "goal")]
+    orientations: Orientations,
 }
 
 /// The most seconds --timeout takes: about 31 years, far below where a duration overflows.
@@ -238,6 +255,9 @@ pub fn run(args: Args) -> ExitCode {
 /// Solves and prints every position as it is read; true if every one was solved as asked
 /// (optimally, or within --max-length by two-phase).
 fn execute(args: &Args) -> Result<bool, String> {
+    if let Some(goal) = &args.goal {
+        return goal::execute_goal(args, goal);
+    }
     let palette = palette(args)?;
     check_method(args)?;
 

@@ -1,0 +1,309 @@
+//! Partial goals (#32): the whole-space distributions against published and independent counts,
+//! the larger goals' optimal lengths against a plain IDA* over cubies, and the binaries as a
+//! user runs them.
+
+use crate::cli::{json_lines, run, solve, text};
+use crate::common;
+use cubelab::catalogue::goal::{Goal, GoalTable, Orientations};
+use cubelab::model::cube::{Cube3, Face, Metric, Move};
+use cubelab::model::goal_mask::GoalMask;
+use cubelab::search::goal::GoalSolver;
+use indicatif::ProgressBar;
+use rand::SeedableRng;
+use rand::rngs::Xoshiro256PlusPlus;
+use std::collections::HashMap;
+use std::hash::Hash;
+
+fn stats(args: &[&str]) -> std::process::Output {
+    run(env!("CARGO_BIN_EXE_stats"), args, None)
+}
+
+fn goal_solver(dir: &std::path::Path, goal: &str) -> GoalSolver {
+    let goal = Goal::parse(goal).unwrap();
+    let table = GoalTable::open_or_build(dir, &goal.mask, Metric::Htm, &ProgressBar::hidden());
+    GoalSolver::new(goal, table.unwrap(), Orientations::Fixed)
+}
+
+/// The slots and turns of some pieces: a key for a search over cubies.
+fn pieces_key(edges: &'static [u8], corners: &'static [u8]) -> impl Fn(&Cube3) -> Vec<u8> + Clone {
+    move |cube: &Cube3| {
+        let mut key = Vec::with_capacity(2 * (edges.len() + corners.len()));
+        for &e in edges {
+            let slot = cube.edges.perm.iter().position(|&p| p == e).unwrap();
+            key.extend([slot as u8, cube.edges.ori[slot]]);
+        }
+        for &c in corners {
+            let slot = cube.corners.perm.iter().position(|&p| p == c).unwrap();
+            key.extend([slot as u8, cube.corners.ori[slot]]);
+        }
+        key
+    }
+}
+
+/// A lower bound read from distances a plain search over cubies found.
+struct CubieBound<K> {
+    key: Box<dyn Fn(&Cube3) -> K>,
+    distance: HashMap<K, u8>,
+}
+
+impl<K: Hash + Eq> CubieBound<K> {
+    fn new(key: impl Fn(&Cube3) -> K + Clone + 'static) -> CubieBound<K> {
+        let moves = Metric::Htm.generators(&Face::ALL);
+        // The goal's pieces move with the moves alone, so distances from solved are distances
+        // to solved.
+        let distance = common::distances_by_cubies(&moves, key.clone(), u8::MAX);
+        CubieBound {
+            key: Box::new(key),
+            distance,
+        }
+    }
+
+    fn bound(&self, cube: &Cube3) -> u8 {
+        self.distance[&(self.key)(cube)]
+    }
+}
+
+/// Optimal length to `mask` by iterative deepening over cubies, bounded by `bounds`: shares
+/// nothing with the goal tables but the cube model.
+fn plain_ida(cube: &Cube3, mask: &GoalMask, bounds: &dyn Fn(&Cube3) -> u8) -> u8 {
+    fn search(
+        cube: &Cube3,
+        depth: u8,
+        last: Option<Face>,
+        mask: &GoalMask,
+        bounds: &dyn Fn(&Cube3) -> u8,
+    ) -> bool {
+        if depth == 0 {
+            return mask.is_reached(cube);
+        }
+        if bounds(cube) > depth {
+            return false;
+        }
+        Move::all().any(|m| {
+            last != Some(m.face())
+                && search(&cube.apply(m), depth - 1, Some(m.face()), mask, bounds)
+        })
+    }
+    (0..=20)
+        .find(|&depth| search(cube, depth, None, mask, bounds))
+        .expect("a goal within 20 moves")
+}
+
+/// The cross's whole-space distribution is the published one (190,080 positions, at most 8
+/// moves; e.g. Lars Vandenbergh's and every cross solver's table), read from `stats goal --json`.
+#[test]
+fn the_cross_distribution_is_the_published_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let out = stats(&[
+        "--data-dir",
+        data,
+        "goal",
+        "cross",
+        "--metric",
+        "htm",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let line = &json_lines(&out)[0];
+    let histogram: Vec<u64> = serde_json::from_value(line["histogram"].clone()).unwrap();
+    assert_eq!(
+        histogram,
+        [1, 15, 158, 1_394, 9_809, 46_381, 97_254, 34_966, 102]
+    );
+}
+
+/// The larger goals' lengths, from their tables, against a plain IDA* over cubies on sampled
+/// positions: the xcross in one place (bounded by the cross and the pair, each found by a
+/// search over cubies), Roux's first block (its edges, its corners) and EOCross (the cross).
+#[test]
+fn larger_goals_agree_with_a_plain_ida_star_over_cubies() {
+    let dir = tempfile::tempdir().unwrap();
+    let cross = CubieBound::new(pieces_key(&[4, 5, 6, 7], &[]));
+    let pair = CubieBound::new(pieces_key(&[8], &[4]));
+    let block_edges = CubieBound::new(pieces_key(&[6, 9, 10], &[]));
+    let block_corners = CubieBound::new(pieces_key(&[], &[5, 6]));
+    let flips = CubieBound::new(|c: &Cube3| c.edges.ori);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
+    let cases: [(&str, Box<dyn Fn(&Cube3) -> u8>); 3] = [
+        (
+            "DF DR DB DL FR DFR",
+            Box::new(|c: &Cube3| cross.bound(c).max(pair.bound(c))),
+        ),
+        (
+            "roux-fb",
+            Box::new(|c: &Cube3| block_edges.bound(c).max(block_corners.bound(c))),
+        ),
+        (
+            "eocross",
+            Box::new(|c: &Cube3| cross.bound(c).max(flips.bound(c))),
+        ),
+    ];
+    for (goal, bound) in &cases {
+        let solver = goal_solver(dir.path(), goal);
+        for _ in 0..4 {
+            let cube = Cube3::random(&mut rng);
+            let expected = plain_ida(&cube, &solver.goal().mask, bound.as_ref());
+            assert_eq!(solver.length(&cube), expected, "{goal}");
+        }
+    }
+}
+
+#[test]
+fn solve_goal_prints_checked_solutions_and_the_face_it_used() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let out = solve(
+        &["--data-dir", data, "--goal", "cross", "D", "R U F D2 L B'"],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let lines = text(&out.stdout);
+    assert!(lines.contains("D: cross 1 htm (on D): D'"), "{lines}");
+    assert!(
+        lines.contains("R U F D2 L B': cross 3 htm (on D): "),
+        "{lines}"
+    );
+    // Colour neutral: after D the U cross is solved.
+    let out = solve(
+        &[
+            "--data-dir",
+            data,
+            "--goal",
+            "cross",
+            "--orientations",
+            "6",
+            "--json",
+            "D",
+        ],
+        None,
+    );
+    let answer = &json_lines(&out)[0];
+    assert_eq!(answer["length"], 0);
+    assert_eq!(answer["bottom"], "U");
+    // Every optimal solution, each of the length reported.
+    let out = solve(
+        &[
+            "--data-dir",
+            data,
+            "--goal",
+            "xcross",
+            "--all",
+            "--json",
+            "R U F D2 L B' R2 U F'",
+        ],
+        None,
+    );
+    let answer = &json_lines(&out)[0];
+    let length = answer["length"].as_u64().unwrap();
+    let solutions = answer["solutions"].as_array().unwrap();
+    assert!(!solutions.is_empty());
+    let mut seen = std::collections::HashSet::new();
+    for s in solutions {
+        let moves = cubelab::model::notation::parse_moves(s.as_str().unwrap()).unwrap();
+        assert_eq!(moves.len() as u64, length);
+        assert!(seen.insert(moves), "a solution listed twice");
+    }
+}
+
+#[test]
+fn bad_goals_masks_and_scrambles_are_refused_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let out = solve(&["--data-dir", data, "--goal", "xcros", "R"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`xcros` is not a goal: name one of cross, xcross"));
+    let out = solve(&["--data-dir", data, "--goal", "DF FD", "R"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("names DF twice"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = solve(&["--data-dir", data, "--goal", ",", "R"], None);
+    assert!(
+        text(&out.stderr).contains("names no piece"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A scramble file with a bad line: the line is named, and no CSV or table is written.
+    let scrambles = dir.path().join("scrambles.txt");
+    std::fs::write(&scrambles, "R U\nR Q2\n").unwrap();
+    let csv = dir.path().join("out.csv");
+    let out = stats(&[
+        "--data-dir",
+        data,
+        "goal",
+        "cross",
+        "--scrambles",
+        scrambles.to_str().unwrap(),
+        "--csv",
+        csv.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 2: `R Q2`"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!csv.exists());
+    let tables: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("goal-"))
+        .collect();
+    assert!(tables.is_empty());
+}
+
+/// A sample's lengths per neutrality: neutrality never lengthens a solution, the fixed column
+/// agrees with the exact shares, and the CSV holds a row per scramble.
+#[test]
+fn stats_goal_over_a_sample_sets_neutralities_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let csv = dir.path().join("cross.csv");
+    let chart = dir.path().join("cross.svg");
+    let out = stats(&[
+        "--data-dir",
+        data,
+        "goal",
+        "cross",
+        "--random",
+        "20000",
+        "--orientations",
+        "fixed,dual,6",
+        "--json",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--chart",
+        chart.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let line: serde_json::Value =
+        serde_json::from_str(text(&out.stdout).lines().next().unwrap()).unwrap();
+    let means: Vec<f64> = line["columns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["mean"].as_f64().unwrap())
+        .collect();
+    assert_eq!(means.len(), 3);
+    assert!(means[0] > means[1] && means[1] > means[2], "{means:?}");
+    let rows = line["fixed_vs_exact"].as_array().unwrap();
+    let off = rows.iter().filter(|r| r["agrees"] == false).count();
+    // Nine lengths at 95% each: more than two outside would be a defect, not chance.
+    assert!(off <= 2, "{rows:?}");
+    let csv_text = std::fs::read_to_string(&csv).unwrap();
+    assert_eq!(csv_text.lines().count(), 20_001);
+    assert!(csv_text.starts_with("index,scramble,fixed,dual,6\n"));
+    for row in csv_text.lines().skip(1).take(100) {
+        let fields: Vec<&str> = row.rsplitn(4, ',').collect();
+        let (six, dual, fixed): (u8, u8, u8) = (
+            fields[0].parse().unwrap(),
+            fields[1].parse().unwrap(),
+            fields[2].parse().unwrap(),
+        );
+        assert!(six <= dual && dual <= fixed, "{row}");
+    }
+    assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
+}
