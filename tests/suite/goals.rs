@@ -40,6 +40,9 @@ fn pieces_key(edges: &'static [u8], corners: &'static [u8]) -> impl Fn(&Cube3) -
     }
 }
 
+/// A lower bound on a goal's distance.
+type Bound<'a> = Box<dyn Fn(&Cube3) -> u8 + 'a>;
+
 /// A lower bound read from distances a plain search over cubies found.
 struct CubieBound<K> {
     key: Box<dyn Fn(&Cube3) -> K>,
@@ -125,7 +128,7 @@ fn larger_goals_agree_with_a_plain_ida_star_over_cubies() {
     let block_corners = CubieBound::new(pieces_key(&[], &[5, 6]));
     let flips = CubieBound::new(|c: &Cube3| c.edges.ori);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(32);
-    let cases: [(&str, Box<dyn Fn(&Cube3) -> u8>); 3] = [
+    let cases: [(&str, Bound); 3] = [
         (
             "DF DR DB DL FR DFR",
             Box::new(|c: &Cube3| cross.bound(c).max(pair.bound(c))),
