@@ -106,7 +106,7 @@ impl GoalSolver {
             let mut path = Vec::with_capacity(usize::from(answer.length));
             let mut walks = Vec::new();
             self.walk(
-                space.index(&seen),
+                &seen,
                 answer.length,
                 Canonical::ROOT,
                 &mut path,
@@ -138,11 +138,12 @@ impl GoalSolver {
         self.goal.mask.is_reached(&self.views[view].see(&after))
     }
 
-    /// Every canonical walk down the table from `state` at distance `distance`, into `out`, at
-    /// most `limit` of them.
+    /// Every canonical walk down the table from `cube` at distance `distance`, into `out`, at
+    /// most `limit` of them. It moves cubies and ranks each, rather than the table's states by
+    /// their parts' move tables, which a walk of a few moves would not repay.
     fn walk(
         &self,
-        state: u64,
+        cube: &Cube3,
         distance: u8,
         history: usize,
         path: &mut Vec<usize>,
@@ -156,18 +157,17 @@ impl GoalSolver {
             out.push(path.clone());
             return;
         }
-        let space = self.table.space();
+        let moves = self.table.space().moves();
         let allowed = self.canonical.allowed(history);
-        for turn in 0..space.moves().len() {
+        for (turn, &m) in moves.iter().enumerate() {
             if allowed >> turn & 1 == 0 {
                 continue;
             }
-            use crate::space::MoveSpace;
-            let next = space.apply(state, turn);
-            if self.table.entry(next) == distance - 1 {
+            let next = cube.apply(m);
+            if self.table.distance(&next) == distance - 1 {
                 path.push(turn);
                 self.walk(
-                    next,
+                    &next,
                     distance - 1,
                     Canonical::after(history, turn),
                     path,

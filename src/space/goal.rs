@@ -19,7 +19,7 @@
 //! reached, and not counted by [`StateSpace::reachable`]). A goal whose product exceeds
 //! [`MAX_ENTRIES`] is refused with its size: its optimal lengths are a search's, not a table's.
 
-use super::stages::{Part, PartKind, PieceSpace};
+use super::stages::{Part, PartKind, PieceSpace, index_of};
 use super::{MoveSpace, StateSpace};
 use crate::coord::arrangements;
 use crate::model::cube::{Corners, Cube3, Edges, Face, Metric, Move};
@@ -93,11 +93,14 @@ fn entries_of(kinds: &[PartKind]) -> u128 {
     kinds.iter().map(|k| u128::from(k.values())).product()
 }
 
-/// A goal's space in one metric.
+/// A goal's space in one metric. Its parts' move tables are built on the first move (a build or
+/// a walk of the space), not for look-ups: the xcross's take 3 s and 219 MB.
 pub struct GoalSpace {
     mask: GoalMask,
     metric: Metric,
-    pieces: PieceSpace,
+    kinds: Vec<PartKind>,
+    pieces: std::sync::OnceLock<PieceSpace>,
+    reachable: u64,
     /// The metric's moves, as indices of the parts' move tables.
     turns: Vec<usize>,
     moves: Vec<Move>,
@@ -110,8 +113,7 @@ impl GoalSpace {
         entries_of(&part_kinds(mask))
     }
 
-    /// Builds the parts' move tables (under a second for most goals, a few seconds for a part
-    /// of five edges) and the goal states.
+    /// The space of `mask` in `metric`, and its goal states.
     pub fn new(mask: GoalMask, metric: Metric) -> Result<GoalSpace, GoalSpaceError> {
         let kinds = part_kinds(&mask);
         let entries = entries_of(&kinds);
@@ -130,26 +132,36 @@ impl GoalSpace {
                 max: MAX_GOAL_STATES,
             });
         }
-        let parts: Vec<Arc<Part>> = {
-            use rayon::prelude::*;
-            kinds
-                .into_par_iter()
-                .map(|k| Arc::new(Part::new(k)))
-                .collect()
-        };
-        let pieces = PieceSpace::new(parts);
+        // The reachable count does not need the move tables: a product without parts is
+        // counted as the one with them would be.
+        let reachable = PieceSpace::counted(&kinds);
         let moves = metric.generators(&Face::ALL);
         let goals = goal_cubes(&mask)
             .iter()
-            .map(|cube| pieces.index(cube))
+            .map(|cube| index_of(&kinds, cube))
             .collect();
         Ok(GoalSpace {
             mask,
             metric,
-            pieces,
+            kinds,
+            pieces: std::sync::OnceLock::new(),
+            reachable,
             turns: moves.iter().map(|m| m.index()).collect(),
             moves,
             goals,
+        })
+    }
+
+    /// The parts with their move tables, built on first use.
+    fn pieces(&self) -> &PieceSpace {
+        self.pieces.get_or_init(|| {
+            use rayon::prelude::*;
+            let parts: Vec<Arc<Part>> = self
+                .kinds
+                .par_iter()
+                .map(|k| Arc::new(Part::new(k.clone())))
+                .collect();
+            PieceSpace::new(parts)
         })
     }
 
@@ -167,8 +179,9 @@ impl GoalSpace {
     }
 
     /// The state of `cube`.
+    #[inline]
     pub fn index(&self, cube: &Cube3) -> u64 {
-        self.pieces.index(cube)
+        index_of(&self.kinds, cube)
     }
 
     /// Identifies the numbering: the parts, in order, and the metric's moves. A table built by
@@ -176,7 +189,7 @@ impl GoalSpace {
     pub fn fingerprint(&self) -> u64 {
         let text = format!(
             "{:?} {:?}",
-            part_kinds(&self.mask),
+            self.kinds,
             self.moves.iter().map(|m| m.index()).collect::<Vec<_>>()
         );
         xxhash_rust::xxh3::xxh3_64(text.as_bytes())
@@ -277,13 +290,13 @@ impl MoveSpace for GoalSpace {
     }
 
     fn apply(&self, state: u64, turn: usize) -> u64 {
-        self.pieces.apply(state, self.turns[turn])
+        self.pieces().apply(state, self.turns[turn])
     }
 }
 
 impl StateSpace for GoalSpace {
     fn size(&self) -> u64 {
-        self.pieces.size()
+        self.kinds.iter().map(|k| u64::from(k.values())).product()
     }
 
     fn goals(&self) -> Vec<u64> {
@@ -291,7 +304,7 @@ impl StateSpace for GoalSpace {
     }
 
     fn reachable(&self) -> u64 {
-        self.pieces.reachable()
+        self.reachable
     }
 
     /// Scanning the unreached entries pays only where nearly all are reached in the end; a

@@ -236,17 +236,15 @@ pub struct PieceSpace {
 }
 
 impl PieceSpace {
-    /// The product of `parts`; `reachable` is how many of its states are positions (see the
-    /// module's note on parts of one kind). The flips part says the flips of the edges of the
-    /// edge parts too, so beside it those parts add only their places; the same for twists.
-    pub fn new(parts: Vec<Arc<Part>>) -> PieceSpace {
+    /// How many states of the product of parts of `kinds` are positions: see [`PieceSpace::new`].
+    pub fn counted(kinds: &[PartKind]) -> u64 {
         // Pieces placed, and of them those whose turn a part of their own carries.
         let (mut edges, mut flipped, mut corners, mut twisted) = (0u32, 0u32, 0u32, 0u32);
         let mut others = 1u64;
-        let has = |kind: PartKind| parts.iter().any(|p| p.kind == kind);
+        let has = |kind: PartKind| kinds.contains(&kind);
         let (all_flips, all_twists) = (has(PartKind::Flips), has(PartKind::Twists));
-        for part in &parts {
-            match &part.kind {
+        for kind in kinds {
+            match kind {
                 PartKind::Edges(pieces) => {
                     edges += pieces.len() as u32;
                     flipped += pieces.len() as u32;
@@ -263,19 +261,31 @@ impl PieceSpace {
         }
         let flips = if all_flips { 2_048 } else { 1u64 << flipped };
         let twists = if all_twists { 2_187 } else { 3u64.pow(twisted) };
-        let reachable =
-            arrangements(12, edges) * flips * arrangements(8, corners) * twists * others;
+        arrangements(12, edges) * flips * arrangements(8, corners) * twists * others
+    }
+
+    /// The product of `parts`; `reachable` is how many of its states are positions (see the
+    /// module's note on parts of one kind). The flips part says the flips of the edges of the
+    /// edge parts too, so beside it those parts add only their places; the same for twists.
+    pub fn new(parts: Vec<Arc<Part>>) -> PieceSpace {
+        let kinds: Vec<PartKind> = parts.iter().map(|p| p.kind.clone()).collect();
+        let reachable = PieceSpace::counted(&kinds);
         PieceSpace { parts, reachable }
     }
 
     /// The state of `cube`.
     pub fn index(&self, cube: &Cube3) -> u64 {
-        let mut phase1 = None;
-        self.parts.iter().fold(0u64, |index, part| {
-            index * u64::from(part.kind.values())
-                + u64::from(part.kind.value_with(cube, &mut phase1))
-        })
+        index_of(self.parts.iter().map(|p| &p.kind), cube)
     }
+}
+
+/// The state of `cube` in the product of parts of `kinds`, in order, without their move
+/// tables (a look-up needs none).
+pub fn index_of<'k>(kinds: impl IntoIterator<Item = &'k PartKind>, cube: &Cube3) -> u64 {
+    let mut phase1 = None;
+    kinds.into_iter().fold(0u64, |index, kind| {
+        index * u64::from(kind.values()) + u64::from(kind.value_with(cube, &mut phase1))
+    })
 }
 
 impl MoveSpace for PieceSpace {
