@@ -11,7 +11,9 @@
 
 use super::canonical::Canonical;
 use crate::catalogue::goal::{Goal, GoalTable, Orientations, View};
-use crate::model::cube::{Cube3, Move, Rotation};
+use crate::model::cube::{Cube3, Move, Rotation, merge_same_face};
+use crate::model::notation::format_moves;
+use std::sync::Arc;
 
 /// A goal's optimal length for one position, and where it is reached.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,17 +31,46 @@ pub struct GoalSolution {
     pub moves: Vec<Move>,
 }
 
+/// A position's answer as the front ends print it (`solve --goal --json`, `POST /goal`,
+/// Python's `solve_goal`).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GoalReport {
+    pub goal: String,
+    pub mask: String,
+    pub metric: &'static str,
+    pub orientations: &'static str,
+    pub length: u8,
+    /// The rotation (x y z notation, empty for none) of the first solution's view: where the
+    /// goal's face is, seen from the table's, and the face of the cube as held it is built on.
+    pub orientation: String,
+    pub bottom: char,
+    /// One optimal solution, or every one asked for, each checked on cubies.
+    pub solutions: Vec<String>,
+    /// For each solution, the face its goal is built on.
+    pub on: Vec<char>,
+}
+
+/// Why a goal could not be answered: only a defect (a table that leads nowhere or to a wrong
+/// position) stops it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{} {problem}: a defect, please report it", path.display())]
+pub struct GoalDefect {
+    pub path: std::path::PathBuf,
+    pub problem: &'static str,
+}
+
 /// A goal, its table and its views under one neutrality.
 pub struct GoalSolver {
     goal: Goal,
-    table: GoalTable,
+    table: Arc<GoalTable>,
     orientations: Orientations,
     views: Vec<View>,
     canonical: Canonical,
 }
 
 impl GoalSolver {
-    pub fn new(goal: Goal, table: GoalTable, orientations: Orientations) -> GoalSolver {
+    /// The solver of `goal` over `table` (the goal mask's, shared by the neutralities).
+    pub fn new(goal: Goal, table: Arc<GoalTable>, orientations: Orientations) -> GoalSolver {
         let views = goal.views(orientations);
         let space = table.space();
         let canonical = Canonical::new(space.metric(), space.moves());
@@ -129,6 +160,44 @@ impl GoalSolver {
             }
         }
         solutions
+    }
+
+    /// One optimal solution, or every one (at most `limit`) with `all`, each checked on
+    /// cubies, as the front ends print them.
+    pub fn report(&self, cube: &Cube3, all: bool, limit: usize) -> Result<GoalReport, GoalDefect> {
+        let defect = |problem| GoalDefect {
+            path: self.table.path().to_path_buf(),
+            problem,
+        };
+        let solutions = self.solve(cube, all, limit);
+        let first = solutions
+            .first()
+            .ok_or_else(|| defect("leads to no solution of the goal"))?;
+        if !solutions
+            .iter()
+            .all(|s| self.reaches(cube, &s.moves, s.view))
+        {
+            return Err(defect("gave a solution that does not reach the goal"));
+        }
+        let view = self.views[first.view];
+        let space = self.table.space();
+        Ok(GoalReport {
+            goal: self.goal.name.clone(),
+            mask: self.goal.mask.to_string(),
+            metric: space.metric().name(),
+            orientations: self.orientations.name(),
+            length: self.length(cube),
+            orientation: rotation_name(&view.orientation),
+            bottom: view.bottom().letter(),
+            solutions: solutions
+                .iter()
+                .map(|s| format_moves(&merge_same_face(&s.moves)))
+                .collect(),
+            on: solutions
+                .iter()
+                .map(|s| self.views[s.view].bottom().letter())
+                .collect(),
+        })
     }
 
     /// Whether `moves`, applied to `cube`, reach the goal in view `view`: the check every
@@ -259,7 +328,7 @@ mod tests {
         let goal = Goal::parse(goal).unwrap();
         let table =
             GoalTable::open_or_build(dir, &goal.mask, metric, &ProgressBar::hidden()).unwrap();
-        GoalSolver::new(goal, table, o)
+        GoalSolver::new(goal, Arc::new(table), o)
     }
 
     /// Colour neutrality is the fixed goal on the rotated scrambles: for a goal no rotation

@@ -21,7 +21,11 @@ fn stats(args: &[&str]) -> std::process::Output {
 fn goal_solver(dir: &std::path::Path, goal: &str) -> GoalSolver {
     let goal = Goal::parse(goal).unwrap();
     let table = GoalTable::open_or_build(dir, &goal.mask, Metric::Htm, &ProgressBar::hidden());
-    GoalSolver::new(goal, table.unwrap(), Orientations::Fixed)
+    GoalSolver::new(
+        goal,
+        std::sync::Arc::new(table.unwrap()),
+        Orientations::Fixed,
+    )
 }
 
 /// The slots and turns of some pieces: a key for a search over cubies.

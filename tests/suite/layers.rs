@@ -152,7 +152,11 @@ fn the_cross_and_first_corner_agree_with_the_goal_solver() {
         let goal = Goal::parse(goal).unwrap();
         let progress = indicatif::ProgressBar::hidden();
         let table = GoalTable::open_or_build(dir.path(), &goal.mask, Metric::Htm, &progress);
-        GoalSolver::new(goal, table.unwrap(), Orientations::Fixed)
+        GoalSolver::new(
+            goal,
+            std::sync::Arc::new(table.unwrap()),
+            Orientations::Fixed,
+        )
     };
     let cross = open("cross");
     let with_corner: Vec<GoalSolver> = (4..8)

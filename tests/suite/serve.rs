@@ -557,3 +557,48 @@ fn a_table_that_guides_no_search_is_refused_at_start() {
         "{stderr}"
     );
 }
+
+/// `POST /goal`: the cross as `solve --goal` answers it, colour neutral, several positions; a
+/// bad goal or position is a 400 that says what is wrong, and a large goal's missing table a
+/// 409 naming the command that builds it (the request does not build it).
+#[test]
+fn goals_are_answered_from_their_tables() {
+    let server = start(Limits::default());
+    let (status, answer) = post(
+        &server,
+        "/goal",
+        json!({"goal": "cross", "position": "R U F D2 L B'"}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["length"], 3);
+    assert_eq!(answer["bottom"], "D");
+    assert_eq!(answer["solutions"][0], "L' D2 F'");
+    let (status, answer) = post(
+        &server,
+        "/goal",
+        json!({"goal": "cross", "orientations": "6", "all": true, "positions": ["D", "R Q"]}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["answers"][0]["length"], 0);
+    assert_eq!(answer["answers"][0]["bottom"], "U");
+    assert!(
+        answer["answers"][1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("'Q'")
+    );
+    let (status, answer) = post(&server, "/goal", json!({"goal": "xcros", "position": "R"}));
+    assert_eq!(status, 400);
+    assert!(
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("`xcros` is not a goal")
+    );
+    let (status, answer) = post(&server, "/goal", json!({"goal": "2x2x3", "position": "R"}));
+    assert_eq!(status, 409, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("gen-tables"),
+        "{answer}"
+    );
+}

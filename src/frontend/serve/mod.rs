@@ -1,6 +1,6 @@
 //! `cubelab serve`: an HTTP JSON API over the solvers, and the web cube editor it serves.
 //!
-//! Routes: `POST /solve`, `POST /validate`, `GET /random`, `GET /tables`, and the page at `/`.
+//! Routes: `POST /solve`, `POST /goal` (partial goals: [`goal`]), `POST /validate`, `GET /random`, `GET /tables`, and the page at `/`.
 //! Answers are the JSON objects of `solve --json` ([`Outcome::to_json`]) and errors are
 //! `{"error": message}` with the command line's texts, under a 4xx status for a bad request and
 //! 503 when the server is full. The tables are opened once, by the shared [`Solvers`].
@@ -40,6 +40,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+mod goal;
 pub mod load;
 pub mod modules;
 
@@ -109,6 +110,8 @@ pub struct Server {
     quick: Arc<Semaphore>,
     /// Where the npm packages of the 3D view are installed ([`modules`]).
     web_modules: PathBuf,
+    /// Goal tables opened so far, by mask and metric ([`goal`]).
+    goal_tables: goal::OpenGoals,
 }
 
 impl Server {
@@ -121,6 +124,7 @@ impl Server {
             quick: Arc::new(Semaphore::new(limits.searches.max(1) * QUICK_PER_SEARCH)),
             limits,
             web_modules: PathBuf::from(modules::DEFAULT_DIR),
+            goal_tables: goal::OpenGoals::default(),
         }
     }
 
@@ -259,6 +263,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/style.css", get(style))
         .route("/modules/{*path}", get(module_file))
         .route("/solve", post(solve))
+        .route("/goal", post(goal::goal))
         .route("/validate", post(validate))
         .route("/random", get(random))
         .route("/tables", get(tables))
@@ -469,15 +474,15 @@ struct SolveBody {
     states: bool,
 }
 
-async fn solve(
-    State(server): State<Arc<Server>>,
-    client: Option<axum::Extension<ClientAddress>>,
-    headers: HeaderMap,
-    bytes: Result<Bytes, BytesRejection>,
-) -> ApiResult {
-    let asked: SolveBody = body(&headers, bytes)?;
-    let limits = &server.limits;
-    let (texts, single) = match (asked.position, asked.positions) {
+/// A request's positions: one (`position`: the answer is its object) or several
+/// (`positions`: the answer is `{"answers": [...]}`), at most [`Limits::positions`]; and whether
+/// it was one.
+fn positions_asked(
+    position: Option<String>,
+    positions: Option<Vec<String>>,
+    limits: &Limits,
+) -> Result<(Vec<String>, bool), ApiError> {
+    let (texts, single) = match (position, positions) {
         (Some(one), None) => (vec![one], true),
         (None, Some(many)) if !many.is_empty() => (many, false),
         (None, Some(_)) => return Err(ApiError::bad("'positions' is empty")),
@@ -496,6 +501,18 @@ async fn solve(
             ),
         });
     }
+    Ok((texts, single))
+}
+
+async fn solve(
+    State(server): State<Arc<Server>>,
+    client: Option<axum::Extension<ClientAddress>>,
+    headers: HeaderMap,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let asked: SolveBody = body(&headers, bytes)?;
+    let limits = &server.limits;
+    let (texts, single) = positions_asked(asked.position, asked.positions, limits)?;
     let method: Method = named("method", asked.method.as_deref().unwrap_or("optimal"))?;
     let metric: Metric = named("metric", asked.metric.as_deref().unwrap_or("htm"))?;
     if method != Method::Optimal && metric != Metric::Htm {
@@ -734,7 +751,7 @@ async fn tables(State(server): State<Arc<Server>>) -> ApiResult {
 async fn not_found() -> ApiError {
     ApiError {
         status: StatusCode::NOT_FOUND,
-        message: "no such page: the API is POST /solve, POST /validate, GET /random, GET /tables, and the editor is at /".into(),
+        message: "no such page: the API is POST /solve, POST /goal, POST /validate, GET /random, GET /tables, and the editor is at /".into(),
     }
 }
 
@@ -743,7 +760,7 @@ async fn not_found() -> ApiError {
 async fn method_not_allowed() -> ApiError {
     ApiError {
         status: StatusCode::METHOD_NOT_ALLOWED,
-        message: "wrong method for this route: POST /solve, POST /validate, GET /random, GET /tables, GET /".into(),
+        message: "wrong method for this route: POST /solve, POST /goal, POST /validate, GET /random, GET /tables, GET /".into(),
     }
 }
 

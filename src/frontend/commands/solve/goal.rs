@@ -4,32 +4,21 @@
 use super::inputs::{Input, PositionFile, inputs};
 use super::{Args, output_ended};
 use crate::catalogue::goal::{Goal, GoalTable};
-use crate::model::cube::{Cube3, Move};
-use crate::model::notation::format_moves;
+use crate::model::cube::Cube3;
 use crate::model::position::{Form, Position, parse_position};
-use crate::search::goal::{GoalSolver, rotation_name};
+use crate::search::goal::{GoalReport, GoalSolver};
 use crate::support::units::{progress_bar, quoted};
 use std::io::Write;
 
 /// The most solutions `--all` prints for one position.
 pub(super) const MAX_SOLUTIONS: usize = 10_000;
 
-/// One position's answer, as printed.
+/// One position's answer, as printed: the position as given, and the goal's report.
 #[derive(serde::Serialize)]
 struct Answer {
     position: String,
-    goal: String,
-    mask: String,
-    metric: &'static str,
-    orientations: &'static str,
-    length: u8,
-    /// The rotation (x y z notation, empty for none) that brings the goal's face where the
-    /// table has it, and the face of the cube as held that the goal is built on.
-    orientation: String,
-    bottom: char,
-    solutions: Vec<String>,
-    /// For each solution, the face its goal is built on.
-    on: Vec<char>,
+    #[serde(flatten)]
+    report: GoalReport,
 }
 
 pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
@@ -51,7 +40,7 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
     let table = GoalTable::open_or_build(&args.data_dir, &goal.mask, args.metric, &bar);
     bar.finish_and_clear();
     let table = table.map_err(|e| e.to_string())?;
-    let solver = GoalSolver::new(goal, table, args.orientations);
+    let solver = GoalSolver::new(goal, std::sync::Arc::new(table), args.orientations);
     let mut csv = args.csv.as_deref().map(open_csv).transpose()?;
     let form = match (args.moves, args.stickers) {
         (true, _) => Form::Moves,
@@ -99,42 +88,22 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
 
 /// Solves one position and checks every solution on cubies.
 fn answer(solver: &GoalSolver, args: &Args, shown: &str, cube: &Cube3) -> Result<Answer, String> {
-    let solutions = solver.solve(cube, args.all, MAX_SOLUTIONS);
-    let first = solutions
-        .first()
-        .ok_or("no solution was found down the goal's table: a defect, please report it")?;
-    for s in &solutions {
-        if !solver.reaches(cube, &s.moves, s.view) {
-            return Err(format!(
-                "{}: a solution from the goal's table does not reach it: a defect, please report it",
-                solver.table().path().display()
-            ));
-        }
-    }
-    let view = solver.views()[first.view];
-    let merged = |moves: &[Move]| format_moves(&crate::model::cube::merge_same_face(moves));
+    let report = solver
+        .report(cube, args.all, MAX_SOLUTIONS)
+        .map_err(|e| e.to_string())?;
     Ok(Answer {
         position: shown.to_string(),
-        goal: solver.goal().name.clone(),
-        mask: solver.goal().mask.to_string(),
-        metric: args.metric.name(),
-        orientations: args.orientations.name(),
-        length: solver.length(cube),
-        orientation: rotation_name(&view.orientation),
-        bottom: view.bottom().letter(),
-        solutions: solutions.iter().map(|s| merged(&s.moves)).collect(),
-        on: solutions
-            .iter()
-            .map(|s| solver.views()[s.view].bottom().letter())
-            .collect(),
+        report,
     })
 }
 
 fn write_text(out: &mut impl Write, answer: &Answer, all: bool) -> std::io::Result<()> {
+    let position = &answer.position;
+    let answer = &answer.report;
     let on = format!("on {}", answer.bottom);
     let head = format!(
         "{}: {} {} {} ({on})",
-        answer.position, answer.goal, answer.length, answer.metric
+        position, answer.goal, answer.length, answer.metric
     );
     let shown = |s: &String| {
         if s.is_empty() {
@@ -153,7 +122,7 @@ fn write_text(out: &mut impl Write, answer: &Answer, all: bool) -> std::io::Resu
         writeln!(
             out,
             "{}: {count} optimal {} solutions{capped} of length {} {}",
-            answer.position, answer.goal, answer.length, answer.metric
+            position, answer.goal, answer.length, answer.metric
         )?;
         answer
             .solutions
@@ -194,10 +163,11 @@ fn write_csv_row(
     a: &Answer,
 ) -> Result<(), String> {
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
+    let (position, a) = (&a.position, &a.report);
     writeln!(
         out,
         "{index},{},{},{},{},{},{},{}",
-        quote(&a.position),
+        quote(position),
         quote(&a.goal),
         a.metric,
         a.orientations,

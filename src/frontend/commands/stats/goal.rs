@@ -165,17 +165,12 @@ fn over_sample(
     if orientations.is_empty() {
         orientations = vec![Orientations::Fixed, Orientations::Dual, Orientations::Six];
     }
-    // One table, opened once per neutrality (a mapping each, shared by the system).
+    // One table, shared by the neutralities.
+    let table = std::sync::Arc::new(open_table(data_dir, goal, metric)?);
     let solvers: Vec<GoalSolver> = orientations
         .iter()
-        .map(|&o| {
-            Ok(GoalSolver::new(
-                goal.clone(),
-                open_table(data_dir, goal, metric)?,
-                o,
-            ))
-        })
-        .collect::<Result<_, String>>()?;
+        .map(|&o| GoalSolver::new(goal.clone(), table.clone(), o))
+        .collect();
     let cubes: Vec<Cube3> = sample.iter().map(|(_, c)| *c).collect();
     let bar = progress_bar(cubes.len() as u64, &format!("{} {metric}", goal.name));
     let started = std::time::Instant::now();

@@ -1,0 +1,150 @@
+//! `POST /goal`: a partial goal's optimal solutions (the cross, an xcross, a piece mask), as
+//! `solve --goal --json` gives them.
+//!
+//! A goal's answer is a table look-up per view and a walk of a few moves: milliseconds, so it
+//! runs on the quick threads. Its table is opened once and kept; a missing one is built in the
+//! request only if it is small (at most [`BUILD_IN_REQUEST`] entries, the xcross's 73 million
+//! in about 10 s), and a larger one is a 409 naming the command that builds it.
+
+use super::{ApiError, ApiResult, ClientAddress, Server, body, named, positions_asked};
+use crate::catalogue::goal::{Goal, GoalError, GoalTable, Orientations, build_command, table_path};
+use crate::model::cube::Metric;
+use crate::model::goal_mask::GoalMask;
+use crate::model::position::{Form, Position, Puzzle, parse_position};
+use crate::search::goal::GoalSolver;
+use crate::space::goal::GoalSpace;
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::extract::rejection::BytesRejection;
+use axum::http::{HeaderMap, StatusCode};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+
+/// The largest goal table a request builds.
+pub const BUILD_IN_REQUEST: u128 = 1 << 27;
+/// The most solutions `all` returns for one position.
+const MAX_SOLUTIONS: usize = 1_000;
+
+/// The goal tables a server has opened.
+#[derive(Default)]
+pub struct OpenGoals(Mutex<HashMap<(GoalMask, Metric), Arc<GoalTable>>>);
+
+impl Server {
+    /// `goal`'s table in `metric`, opened once (built first if missing and small).
+    fn goal_table(&self, goal: &Goal, metric: Metric) -> Result<Arc<GoalTable>, ApiError> {
+        let key = (goal.mask, metric);
+        let mut open = self.goal_tables.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(table) = open.get(&key) {
+            return Ok(Arc::clone(table));
+        }
+        let dir = self.data_dir();
+        let entries = GoalSpace::entries(&goal.mask);
+        if !table_path(dir, &goal.mask, metric).exists() && entries > BUILD_IN_REQUEST {
+            return Err(ApiError {
+                status: StatusCode::CONFLICT,
+                message: format!(
+                    "the goal {}'s table ({entries} entries) is not built; build it with `{}`",
+                    goal.name,
+                    build_command(dir, &goal.mask, metric)
+                ),
+            });
+        }
+        let progress = indicatif::ProgressBar::hidden();
+        let table =
+            GoalTable::open_or_build(dir, &goal.mask, metric, &progress).map_err(|e| match e {
+                GoalError::Space(_) => ApiError::bad(e.to_string()),
+                _ => ApiError {
+                    status: StatusCode::INTERNAL_SERVER_ERROR,
+                    message: e.to_string(),
+                },
+            })?;
+        let table = Arc::new(table);
+        open.insert(key, Arc::clone(&table));
+        Ok(table)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct GoalBody {
+    /// A goal's name or a piece mask, as `solve --goal` takes it.
+    goal: String,
+    position: Option<String>,
+    positions: Option<Vec<String>>,
+    metric: Option<String>,
+    /// fixed, dual, 6 or 24.
+    orientations: Option<String>,
+    /// Every optimal solution, not one.
+    #[serde(default)]
+    all: bool,
+}
+
+pub(super) async fn goal(
+    State(server): State<Arc<Server>>,
+    client: Option<axum::Extension<ClientAddress>>,
+    headers: HeaderMap,
+    bytes: Result<Bytes, BytesRejection>,
+) -> ApiResult {
+    let asked: GoalBody = body(&headers, bytes)?;
+    let (texts, single) = positions_asked(asked.position, asked.positions, &server.limits)?;
+    let metric: Metric = named("metric", asked.metric.as_deref().unwrap_or("htm"))?;
+    let orientations: Orientations = named(
+        "orientations",
+        asked.orientations.as_deref().unwrap_or("fixed"),
+    )?;
+    let goal = Goal::parse(&asked.goal).map_err(|e| ApiError::bad(e.to_string()))?;
+    let cubes: Vec<Result<_, String>> = texts
+        .iter()
+        .map(
+            |t| match parse_position(t, Some(Puzzle::Cube), Form::Auto) {
+                Ok(Position::Cube(cube)) => Ok(cube),
+                Ok(Position::Pocket(_)) => Err("a 2x2 position; goals are for the 3x3".into()),
+                Err(e) => Err(e.to_string()),
+            },
+        )
+        .collect();
+    if single && let Err(message) = &cubes[0] {
+        return Err(ApiError::bad(message.clone()));
+    }
+    let client = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
+    let permit = server.permits(client, false).await?;
+    let worker = Arc::clone(&server);
+    let all = asked.all;
+    let answers = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, ApiError> {
+        let _permit = permit;
+        let table = worker.goal_table(&goal, metric)?;
+        let solver = GoalSolver::new(goal, table, orientations);
+        Ok(texts
+            .iter()
+            .zip(&cubes)
+            .map(|(text, cube)| {
+                let answer = cube.as_ref().map_err(Clone::clone).and_then(|cube| {
+                    solver
+                        .report(cube, all, MAX_SOLUTIONS)
+                        .map_err(|e| e.to_string())
+                });
+                match answer {
+                    Ok(report) => {
+                        let mut value = json!(report);
+                        value["position"] = json!(text);
+                        value
+                    }
+                    Err(message) => json!({ "position": text, "error": message }),
+                }
+            })
+            .collect())
+    })
+    .await
+    .map_err(|e| ApiError {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        message: format!("the goal search failed: {e}"),
+    })??;
+    Ok(axum::Json(if single {
+        answers.into_iter().next().unwrap_or(Value::Null)
+    } else {
+        json!({ "answers": answers })
+    }))
+}
