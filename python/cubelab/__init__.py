@@ -1,6 +1,7 @@
 """Rubik's-cube positions, optimal solvers and pattern-database tables, from the cubelab Rust
 library: Position (parse, print, apply moves), validate, Solver, solve and solve_many (2x2 and
-3x3: optimal, two-phase, layers; timeouts; the GIL released while searching), coset, Table (a
+3x3: optimal, two-phase, layers; timeouts; the GIL released while searching), solve_goal and
+goal_distribution (partial goals: cross, xcross, EOLine, blocks, any piece mask), coset, Table (a
 table file mapped into memory: distance by index, histogram, its bytes as a buffer without a
 copy; Table.build for the small ones) and read_experiment (an experiment file as a pandas
 DataFrame). Tables are built by the `gen-tables` program of the same repository. Answer and
@@ -19,16 +20,28 @@ from ._cubelab import (
     TableError,
     __version__,
     coset,
+    goal_distribution,
     parse,
     solve,
+    solve_goal,
     solve_many,
     validate,
 )
 from ._frames import read_experiment
-from ._types import Answer, CosetDepth, CosetResult, Improvement, Iteration, Stage, Status
+from ._types import (
+    Answer,
+    CosetDepth,
+    CosetResult,
+    GoalAnswer,
+    Improvement,
+    Iteration,
+    Stage,
+    Status,
+)
 
 __all__ = [
     "Answer",
+    "GoalAnswer",
     "CosetDepth",
     "CosetResult",
     "Improvement",
@@ -43,9 +56,11 @@ __all__ = [
     "TableError",
     "__version__",
     "coset",
+    "goal_distribution",
     "parse",
     "read_experiment",
     "solve",
+    "solve_goal",
     "solve_many",
     "validate",
 ]

@@ -8,7 +8,7 @@ import numpy
 import numpy.typing
 import pandas
 
-from ._types import Answer, CosetResult
+from ._types import Answer, CosetResult, GoalAnswer
 
 _Path = Union[str, "os.PathLike[str]"]
 _PositionArg = Union["Position", str]
@@ -30,6 +30,8 @@ __all__ = [
     "solve_many",
     "_experiment_columns",
     "coset",
+    "solve_goal",
+    "goal_distribution",
 ]
 
 __version__: str
@@ -159,6 +161,31 @@ def coset(
     search_depth: int = 16,
     data_dir: Optional[_Path] = None,
 ) -> CosetResult: ...
+@overload
+def solve_goal(
+    positions: Sequence[str],
+    goal: str,
+    *,
+    metric: _Metric = "htm",
+    orientations: Literal["fixed", "dual", "6", "24"] = "fixed",
+    all: bool = False,
+    data_dir: Optional[_Path] = None,
+    as_frame: Literal[False] = False,
+) -> List[GoalAnswer]: ...
+@overload
+def solve_goal(
+    positions: Sequence[str],
+    goal: str,
+    *,
+    metric: _Metric = "htm",
+    orientations: Literal["fixed", "dual", "6", "24"] = "fixed",
+    all: bool = False,
+    data_dir: Optional[_Path] = None,
+    as_frame: Literal[True],
+) -> pandas.DataFrame: ...
+def goal_distribution(
+    goal: str, *, metric: _Metric = "htm", data_dir: Optional[_Path] = None
+) -> List[int]: ...
 @final
 class Table:
     @staticmethod

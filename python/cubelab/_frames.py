@@ -127,8 +127,44 @@ def answers_frame(answers: List[Dict[str, Any]], method: str) -> pandas.DataFram
     return pandas.DataFrame(columns, index=pandas.RangeIndex(len(answers)))
 
 
-def _frame(columns: Mapping[str, List[Any]], dtypes: Mapping[str, str]) -> pandas.DataFrame:
-    require("pandas", "read_experiment")
+#: A solve_goal frame's columns and dtypes.
+GOAL_DTYPES: Dict[str, str] = {
+    "position": "string",
+    "goal": "string",
+    "mask": "string",
+    "metric": "string",
+    "orientations": "string",
+    "length": "Int64",
+    "orientation": "string",
+    "bottom": "string",
+    "solution": "string",
+    "solutions": "Int64",
+    "error": "string",
+}
+
+
+def goal_frame(answers: List[Dict[str, Any]]) -> pandas.DataFrame:
+    """solve_goal's dicts as a DataFrame, a row each: the first solution in `solution`, how many
+    were returned in `solutions` (<NA> and an `error` for a position that does not parse)."""
+    require("pandas", "solve_goal(as_frame=True)")
+    columns: Dict[str, List[Any]] = {name: [] for name in GOAL_DTYPES}
+    for answer in answers:
+        solutions = answer.get("solutions")
+        for name in GOAL_DTYPES:
+            if name == "solution":
+                value = solutions[0] if solutions else None
+            elif name == "solutions":
+                value = len(solutions) if solutions is not None else None
+            else:
+                value = answer.get(name)
+            columns[name].append(value)
+    return _frame(columns, GOAL_DTYPES, "solve_goal(as_frame=True)")
+
+
+def _frame(
+    columns: Mapping[str, List[Any]], dtypes: Mapping[str, str], what: str = "read_experiment"
+) -> pandas.DataFrame:
+    require("pandas", what)
     import pandas
 
     return pandas.DataFrame(

@@ -87,3 +87,20 @@ CosetResult = TypedDict(
     },
 )
 CosetResult.__doc__ = "What `coset` returns (the object `cubelab coset --json` prints)."
+
+
+class GoalAnswer(TypedDict, total=False):
+    """What `solve_goal` returns for one position (the object `solve --goal --json` prints):
+    `error` alone, beside `position`, for a position that does not parse."""
+
+    position: str
+    goal: str
+    mask: str
+    metric: str
+    orientations: str
+    length: int
+    orientation: str
+    bottom: str
+    solutions: List[str]
+    on: List[str]
+    error: str

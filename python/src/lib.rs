@@ -467,6 +467,101 @@ fn solve_many<'py>(
     )
 }
 
+/// A goal by name or mask, and its table in `metric` (built on first use into `data_dir`).
+fn goal_solver(
+    goal: &str,
+    metric: &str,
+    orientations: &str,
+    data_dir: Option<PathBuf>,
+) -> PyResult<cubelab::search::goal::GoalSolver> {
+    use cubelab::catalogue::goal::{Goal, GoalTable, Orientations};
+    let metric: Metric = named("metric", metric)?;
+    let orientations: Orientations = named("orientations", orientations)?;
+    let goal = Goal::parse(goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
+    let progress = indicatif::ProgressBar::hidden();
+    let table =
+        GoalTable::open_or_build(&dir, &goal.mask, metric, &progress).map_err(table_error)?;
+    Ok(cubelab::search::goal::GoalSolver::new(
+        goal,
+        Arc::new(table),
+        orientations,
+    ))
+}
+
+/// `solve_goal(positions, goal, *, metric="htm", orientations="fixed", all=False,
+/// data_dir=None, as_frame=False)`: each 3x3 position's optimal solution to a partial goal (a
+/// name such as "cross" or "xcross", or a piece mask such as "DF DB edges/o"), as
+/// `solve --goal --json` gives it: length, solutions, the face each is on. The goal's table is
+/// built on first use into the data directory. A dict per position (`error` for one that does
+/// not parse), or with as_frame=True a DataFrame. Raises ValueError for an unknown goal, metric
+/// or orientations.
+#[pyfunction]
+#[pyo3(signature = (positions, goal, *, metric = "htm", orientations = "fixed", all = false,
+    data_dir = None, as_frame = false))]
+#[allow(clippy::too_many_arguments)]
+fn solve_goal<'py>(
+    py: Python<'py>,
+    positions: Vec<String>,
+    goal: &str,
+    metric: &str,
+    orientations: &str,
+    all: bool,
+    data_dir: Option<PathBuf>,
+    as_frame: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    use rayon::prelude::*;
+    if as_frame {
+        require(py, "pandas", "solve_goal(as_frame=True)")?;
+    }
+    let solver = goal_solver(goal, metric, orientations, data_dir)?;
+    let answers: Vec<serde_json::Value> = py.detach(|| {
+        positions
+            .par_iter()
+            .map(|text| {
+                let cube = match parse_position(text, Some(Puzzle::Cube), Form::Auto) {
+                    Ok(LibPosition::Cube(cube)) => Ok(cube),
+                    Ok(LibPosition::Pocket(_)) => {
+                        Err("a 2x2 position; goals are for the 3x3".into())
+                    }
+                    Err(e) => Err(e.to_string()),
+                };
+                let report =
+                    cube.and_then(|c| solver.report(&c, all, 10_000).map_err(|e| e.to_string()));
+                match report {
+                    Ok(report) => {
+                        let mut value = serde_json::json!(report);
+                        value["position"] = serde_json::json!(text);
+                        value
+                    }
+                    Err(message) => serde_json::json!({ "position": text, "error": message }),
+                }
+            })
+            .collect()
+    });
+    let answers = to_python(py, &serde_json::Value::Array(answers))?;
+    if as_frame {
+        frames(py, "goal_frame")?.call1((answers,))
+    } else {
+        Ok(answers)
+    }
+}
+
+/// `goal_distribution(goal, *, metric="htm", data_dir=None)`: a partial goal's exact
+/// distribution over its whole space (the positions of its pieces; for a goal of several
+/// places, one place's), states at each length, from its table (built on first use).
+#[pyfunction]
+#[pyo3(signature = (goal, *, metric = "htm", data_dir = None))]
+fn goal_distribution(
+    py: Python<'_>,
+    goal: &str,
+    metric: &str,
+    data_dir: Option<PathBuf>,
+) -> PyResult<Vec<u64>> {
+    let solver = py.detach(|| goal_solver(goal, metric, "fixed", data_dir))?;
+    Ok(solver.table().histogram().to_vec())
+}
+
 /// The columns of the experiment file at `path` (what `solve --csv` writes), read and checked
 /// by the library: a dict of column name to list of values, None where a cell is empty (or the
 /// column is newer than the file). `read_experiment` makes a DataFrame of it. Raises
@@ -883,5 +978,7 @@ fn cubelab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(solve_many, m)?)?;
     m.add_function(wrap_pyfunction!(experiment_columns, m)?)?;
     m.add_function(wrap_pyfunction!(coset, m)?)?;
+    m.add_function(wrap_pyfunction!(solve_goal, m)?)?;
+    m.add_function(wrap_pyfunction!(goal_distribution, m)?)?;
     Ok(())
 }

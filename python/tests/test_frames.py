@@ -215,3 +215,31 @@ print("ok")
 """
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert out.returncode == 0 and out.stdout == "ok\n", out.stderr
+
+
+# partial goals
+
+
+def test_solve_goal_answers_and_frames_the_cross(tmp_path):
+    answers = cubelab.solve_goal(
+        ["R U F D2 L B'", "D", "R Q"], "cross", orientations="6", data_dir=tmp_path
+    )
+    assert answers[0]["length"] == 3 and answers[0]["solutions"] == ["L' D2 F'"]
+    assert answers[1]["length"] == 0 and answers[1]["bottom"] == "U"
+    assert "'Q'" in answers[2]["error"]
+    frame = cubelab.solve_goal(
+        ["R U F D2 L B'", "R Q"], "cross", data_dir=tmp_path, as_frame=True
+    )
+    assert list(frame["length"].astype("object")) == [3, pd.NA]
+    assert frame["solution"][0] == "L' D2 F'"
+    assert str(frame["length"].dtype) == "Int64"
+
+
+def test_goal_distribution_is_the_published_cross_and_bad_goals_raise(tmp_path):
+    assert cubelab.goal_distribution("DF DB DL DR", data_dir=tmp_path) == [
+        1, 15, 158, 1394, 9809, 46381, 97254, 34966, 102,
+    ]
+    with pytest.raises(ValueError, match="is not a goal"):
+        cubelab.goal_distribution("xcros", data_dir=tmp_path)
+    with pytest.raises(ValueError, match="orientations"):
+        cubelab.solve_goal(["R"], "cross", orientations="5", data_dir=tmp_path)  # type: ignore[arg-type]

@@ -160,8 +160,12 @@ fn over_sample(
     sample: &[(String, Cube3)],
 ) -> Result<bool, String> {
     let metric = args.metric.unwrap_or(Metric::Htm);
-    let mut orientations = args.orientations.to_vec();
-    orientations.dedup();
+    let mut orientations: Vec<Orientations> = Vec::new();
+    for &o in args.orientations {
+        if !orientations.contains(&o) {
+            orientations.push(o);
+        }
+    }
     if orientations.is_empty() {
         orientations = vec![Orientations::Fixed, Orientations::Dual, Orientations::Six];
     }
