@@ -62,6 +62,19 @@ pub enum Places {
     /// In any of the four places a quarter turn about U-D takes its mask to (the four pairs of
     /// the first two layers, the four blocks on D).
     AboutUd,
+    /// In this many of those four places at once (2: the xxcross, the cross and any two pairs),
+    /// found by search over the one place's table.
+    AtOnce(u8),
+}
+
+impl Places {
+    /// How many places must be reached together: 1 unless [`Places::AtOnce`].
+    pub fn at_once(self) -> u8 {
+        match self {
+            Places::AtOnce(n) => n,
+            _ => 1,
+        }
+    }
 }
 
 /// A goal the method books name.
@@ -74,7 +87,7 @@ pub struct NamedGoal {
 }
 
 /// The named goals, each on the D face (white bottom in the standard colours) where it has one.
-pub const NAMED: [NamedGoal; 9] = [
+pub const NAMED: [NamedGoal; 12] = [
     NamedGoal {
         name: "cross",
         mask: "DF DR DB DL",
@@ -86,6 +99,18 @@ pub const NAMED: [NamedGoal; 9] = [
         mask: "DF DR DB DL FR DFR",
         places: Places::AboutUd,
         about: "the cross and one first-two-layers pair (corner and edge), any of the four",
+    },
+    NamedGoal {
+        name: "xxcross",
+        mask: "DF DR DB DL FR DFR",
+        places: Places::AtOnce(2),
+        about: "the cross and two pairs at once, any two of the four (by search: milliseconds)",
+    },
+    NamedGoal {
+        name: "xxxcross",
+        mask: "DF DR DB DL FR DFR",
+        places: Places::AtOnce(3),
+        about: "the cross and three pairs at once (by search: a second or so)",
     },
     NamedGoal {
         name: "f2l-pair",
@@ -110,6 +135,12 @@ pub const NAMED: [NamedGoal; 9] = [
         mask: "DF DR DB DL edges/o",
         places: Places::One,
         about: "every edge oriented and the cross",
+    },
+    NamedGoal {
+        name: "dr",
+        mask: "E/p edges/o corners/o",
+        places: Places::One,
+        about: "domino reduction: into Kociemba's subgroup <U, D, R2, L2, F2, B2> (edges and corners oriented, the E-slice edges in the slice)",
     },
     NamedGoal {
         name: "roux-fb",
@@ -225,23 +256,38 @@ impl Goal {
     /// repeats: each place seen from each orientation (`place.then(orientation)`: the cube is
     /// seen through the orientation first, then the place is chosen in that frame).
     pub fn views(&self, orientations: Orientations) -> Vec<View> {
-        let places: Vec<Rotation> = match self.places {
-            Places::One => vec![Rotation::IDENTITY],
-            Places::AboutUd => (0..4).map(|k| Rotation::y().power(k)).collect(),
-        };
         let mut views: Vec<View> = Vec::new();
-        for orientation in orientations.rotations() {
-            for place in &places {
-                let rotation = place.then(&orientation);
-                if !views.iter().any(|v| v.rotation == rotation) {
-                    views.push(View {
-                        rotation,
-                        orientation,
-                    });
+        for group in self.view_groups(orientations) {
+            for view in group {
+                if !views.iter().any(|v| v.rotation == view.rotation) {
+                    views.push(view);
                 }
             }
         }
         views
+    }
+
+    /// The views by orientation: for each of the neutrality's orientations, the goal's places
+    /// seen from it, repeats kept (a goal of several places at once needs each orientation's
+    /// places together).
+    pub fn view_groups(&self, orientations: Orientations) -> Vec<Vec<View>> {
+        let places: Vec<Rotation> = match self.places {
+            Places::One => vec![Rotation::IDENTITY],
+            Places::AboutUd | Places::AtOnce(_) => (0..4).map(|k| Rotation::y().power(k)).collect(),
+        };
+        orientations
+            .rotations()
+            .into_iter()
+            .map(|orientation| {
+                places
+                    .iter()
+                    .map(|place| View {
+                        rotation: place.then(&orientation),
+                        orientation,
+                    })
+                    .collect()
+            })
+            .collect()
     }
 }
 
@@ -466,6 +512,11 @@ mod tests {
         bottoms.sort_by_key(|f| f.index());
         bottoms.dedup();
         assert_eq!(bottoms.len(), 6);
+        let xx = Goal::parse("xxcross").unwrap();
+        assert_eq!(xx.places.at_once(), 2);
+        let groups = xx.view_groups(Orientations::Six);
+        assert_eq!(groups.len(), 6);
+        assert!(groups.iter().all(|g| g.len() == 4));
     }
 
     #[test]

@@ -12,24 +12,28 @@
 //! | `edges`, `corners` | every edge, every corner home |
 //! | a term and `/o`: `DF/o`, `E/o` | only orientation: those pieces wherever they are, unflipped or untwisted |
 //! | `edges/o`, `corners/o` | every edge oriented (EO for `<U, D, R, L, F2, B2>`), every corner twisted right for U/D |
+//! | a term and `/p`: `E/p`, `UFR/p DBL/p` | only placement: those pieces among their own slots, in any order, turned any way (`edges/o corners/o E/p` is domino reduction) |
 //!
 //! Orientation is Kociemba's (see [`Cube3`]): an edge is flipped relative to the F/B axis,
 //! a corner twisted relative to U/D. A piece may be named once; the one exception is that
 //! `edges/o` and `corners/o` go with pieces named home (`DF DB edges/o` is EOLine), as a piece
-//! home is also turned right.
+//! home is also turned right, and with pieces named placed, which they then also orient.
 
 use super::cube::{CORNER_NAMES, Cube3, EDGE_NAMES};
 use std::fmt;
 
 /// The pieces a goal asks for: bit `i` of `solved_edges` is edge `i` (numbered as
 /// [`EDGE_NAMES`]) home and unflipped, bit `i` of `oriented_edges` edge `i` unflipped wherever it
-/// is; the same for corners. A piece is in at most one of a kind's two sets.
+/// is, bit `i` of `placed_edges` edge `i` in one of the slots of the placed edges' homes; the
+/// same for corners. A piece home is in no other set; a placed piece may also be oriented.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GoalMask {
     pub solved_edges: u16,
     pub oriented_edges: u16,
     pub solved_corners: u8,
     pub oriented_corners: u8,
+    pub placed_edges: u16,
+    pub placed_corners: u8,
 }
 
 /// Why a mask does not parse.
@@ -38,7 +42,7 @@ pub enum MaskError {
     #[error("the goal mask names no piece; write pieces such as `DF DB DL DR` (see --help)")]
     Empty,
     #[error(
-        "`{0}` in the goal mask is not a piece or a group of pieces: write an edge (DF), a corner (DFR), a layer (U D F B L R), a slice (E M S), `edges` or `corners`, each optionally with /o"
+        "`{0}` in the goal mask is not a piece or a group of pieces: write an edge (DF), a corner (DFR), a layer (U D F B L R), a slice (E M S), `edges` or `corners`, each optionally with /o (only oriented) or /p (only placed among its own slots)"
     )]
     Unknown(String),
     #[error(
@@ -54,12 +58,20 @@ pub enum MaskError {
 const ALL_EDGES: u16 = 0xFFF;
 const ALL_CORNERS: u8 = 0xFF;
 
+/// What a term asks of its pieces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Asks {
+    Home,
+    Oriented,
+    Placed,
+}
+
 /// What one term names: edges and corners as bits, and whether it is one of the two groups that
-/// may overlap pieces named home.
+/// may overlap pieces named home or placed.
 struct Term {
     edges: u16,
     corners: u8,
-    oriented: bool,
+    asks: Asks,
     whole_kind: bool,
 }
 
@@ -70,6 +82,8 @@ impl GoalMask {
         oriented_edges: 0,
         solved_corners: ALL_CORNERS,
         oriented_corners: 0,
+        placed_edges: 0,
+        placed_corners: 0,
     };
 
     /// Parses the syntax of the module's documentation.
@@ -111,12 +125,19 @@ impl GoalMask {
             }
             claim(&mut edge_by, term.edges, &EDGE_NAMES, word)?;
             claim(&mut corner_by, term.corners, &CORNER_NAMES, word)?;
-            if term.oriented {
-                mask.oriented_edges |= term.edges;
-                mask.oriented_corners |= term.corners;
-            } else {
-                mask.solved_edges |= term.edges;
-                mask.solved_corners |= term.corners;
+            match term.asks {
+                Asks::Home => {
+                    mask.solved_edges |= term.edges;
+                    mask.solved_corners |= term.corners;
+                }
+                Asks::Oriented => {
+                    mask.oriented_edges |= term.edges;
+                    mask.oriented_corners |= term.corners;
+                }
+                Asks::Placed => {
+                    mask.placed_edges |= term.edges;
+                    mask.placed_corners |= term.corners;
+                }
             }
         }
         if let Some(word) = whole_by.0 {
@@ -148,8 +169,10 @@ impl GoalMask {
                 let slot = slot_of(&cube.edges.perm, i as u8);
                 cube.edges.ori[slot] == 0
             };
+            let among = || self.placed_edges >> slot_of(&cube.edges.perm, i as u8) & 1 == 1;
             (self.solved_edges & bit == 0 || home)
                 && (self.oriented_edges & bit == 0 || turned_right())
+                && (self.placed_edges & bit == 0 || among())
         });
         let corners = (0..8).all(|i| {
             let bit = 1u8 << i;
@@ -158,8 +181,10 @@ impl GoalMask {
                 let slot = slot_of(&cube.corners.perm, i as u8);
                 cube.corners.ori[slot] == 0
             };
+            let among = || self.placed_corners >> slot_of(&cube.corners.perm, i as u8) & 1 == 1;
             (self.solved_corners & bit == 0 || home)
                 && (self.oriented_corners & bit == 0 || turned_right())
+                && (self.placed_corners & bit == 0 || among())
         });
         edges && corners
     }
@@ -176,6 +201,12 @@ impl GoalMask {
     }
     pub fn oriented_corner_list(&self) -> Vec<u8> {
         bits(u32::from(self.oriented_corners), 8)
+    }
+    pub fn placed_edge_list(&self) -> Vec<u8> {
+        bits(u32::from(self.placed_edges), 12)
+    }
+    pub fn placed_corner_list(&self) -> Vec<u8> {
+        bits(u32::from(self.placed_corners), 8)
     }
 }
 
@@ -222,13 +253,17 @@ fn letters(name: &str) -> Option<Vec<char>> {
 }
 
 fn term(word: &str) -> Option<Term> {
-    let (name, oriented) = match word.strip_suffix("/o") {
-        Some(name) => (name, true),
-        None => (word, false),
+    let (name, asks) = if let Some(name) = word.strip_suffix("/o") {
+        (name, Asks::Oriented)
+    } else if let Some(name) = word.strip_suffix("/p") {
+        (name, Asks::Placed)
+    } else {
+        (word, Asks::Home)
     };
+    let whole = asks == Asks::Oriented;
     let (edges, corners, whole_kind) = match name {
-        "edges" => (ALL_EDGES, 0, oriented),
-        "corners" => (0, ALL_CORNERS, oriented),
+        "edges" => (ALL_EDGES, 0, whole),
+        "corners" => (0, ALL_CORNERS, whole),
         "E" => (0xF00, 0, false),
         "M" => (edge_set(&["UF", "UB", "DF", "DB"]), 0, false),
         "S" => (edge_set(&["UR", "UL", "DR", "DL"]), 0, false),
@@ -263,7 +298,7 @@ fn term(word: &str) -> Option<Term> {
     Some(Term {
         edges,
         corners,
-        oriented,
+        asks,
         whole_kind,
     })
 }
@@ -277,7 +312,7 @@ fn edge_set(names: &[&str]) -> u16 {
     })
 }
 
-/// The canonical text: pieces home, then pieces oriented (`/o`), edges before corners, in the
+/// The canonical text: pieces home, then pieces placed (`/p`), then pieces oriented (`/o`), edges before corners, in the
 /// standard numbering; `edges/o` and `corners/o` where every other piece of the kind is
 /// oriented. It parses back to the same mask.
 impl fmt::Display for GoalMask {
@@ -292,6 +327,16 @@ impl fmt::Display for GoalMask {
             self.solved_corner_list()
                 .iter()
                 .map(|&c| CORNER_NAMES[usize::from(c)].into()),
+        );
+        words.extend(
+            self.placed_edge_list()
+                .iter()
+                .map(|&e| format!("{}/p", EDGE_NAMES[usize::from(e)])),
+        );
+        words.extend(
+            self.placed_corner_list()
+                .iter()
+                .map(|&c| format!("{}/p", CORNER_NAMES[usize::from(c)])),
         );
         let every_edge =
             self.oriented_edges != 0 && self.oriented_edges | self.solved_edges == ALL_EDGES;
@@ -362,6 +407,8 @@ mod tests {
             "corners/o edges/o",
             "DL FL BL DLF DBL",
             "edges corners",
+            "E/p edges/o corners/o",
+            "UFR/p DBL/p DF",
         ] {
             let m = mask(text);
             assert_eq!(mask(&m.to_string()), m, "{text} -> {m}");
@@ -408,6 +455,13 @@ mod tests {
         assert!(mask("corners/o").is_reached(&after("U R2 D")));
         assert!(!mask("corners/o").is_reached(&after("R")));
         assert!(GoalMask::WHOLE_CUBE.is_reached(&solved));
+        // Domino reduction: R2 keeps it, R breaks it (FR leaves the slice, corners twist).
+        let dr = mask("E/p edges/o corners/o");
+        assert_eq!(dr.placed_edges, 0xF00);
+        assert_eq!(dr.oriented_edges, 0xFFF);
+        assert!(dr.is_reached(&after("R2 U L2 D'")));
+        assert!(!dr.is_reached(&after("R")));
+        assert!(mask("E/p").is_reached(&after("R2 F2 L2 B2")));
         assert!(!GoalMask::WHOLE_CUBE.is_reached(&solved.apply(Move::from_index(0).unwrap())));
     }
 }

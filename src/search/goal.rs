@@ -31,6 +31,9 @@ pub struct GoalSolution {
     pub moves: Vec<Move>,
 }
 
+/// The places a goal of several at once chooses among: the four of a quarter turn about U-D.
+const PLACES: usize = 4;
+
 /// A position's answer as the front ends print it (`solve --goal --json`, `POST /goal`,
 /// Python's `solve_goal`).
 #[derive(Clone, Debug, serde::Serialize)]
@@ -64,6 +67,8 @@ pub struct GoalSolver {
     goal: Goal,
     table: Arc<GoalTable>,
     orientations: Orientations,
+    /// Without repeats for a goal of one place at a time; for one of several at once
+    /// ([`Places::AtOnce`]), each orientation's four places in a row, repeats kept.
     views: Vec<View>,
     canonical: Canonical,
 }
@@ -71,7 +76,11 @@ pub struct GoalSolver {
 impl GoalSolver {
     /// The solver of `goal` over `table` (the goal mask's, shared by the neutralities).
     pub fn new(goal: Goal, table: Arc<GoalTable>, orientations: Orientations) -> GoalSolver {
-        let views = goal.views(orientations);
+        let views = if goal.places.at_once() > 1 {
+            goal.view_groups(orientations).concat()
+        } else {
+            goal.views(orientations)
+        };
         let space = table.space();
         let canonical = Canonical::new(space.metric(), space.moves());
         GoalSolver {
@@ -99,8 +108,12 @@ impl GoalSolver {
         &self.views
     }
 
-    /// The optimal length: a look-up per view.
+    /// The optimal length: a look-up per view, or for a goal of several places at once a
+    /// search.
     pub fn length(&self, cube: &Cube3) -> u8 {
+        if self.goal.places.at_once() > 1 {
+            return self.search(cube, 1).0;
+        }
         self.views
             .iter()
             .map(|v| self.table.distance(&v.see(cube)))
@@ -108,8 +121,16 @@ impl GoalSolver {
             .unwrap_or(0)
     }
 
-    /// The optimal length and the views that reach it.
+    /// The optimal length and the views that reach it (for a goal of several places at once,
+    /// the first view of the orientation of the first solution the search finds).
     pub fn answer(&self, cube: &Cube3) -> GoalAnswer {
+        if self.goal.places.at_once() > 1 {
+            let (length, solutions) = self.search(cube, 1);
+            return GoalAnswer {
+                length,
+                best: solutions.iter().map(|s| s.view).collect(),
+            };
+        }
         let distances: Vec<u8> = self
             .views
             .iter()
@@ -128,9 +149,12 @@ impl GoalSolver {
     /// every one with `all`, at most `limit` of them. Not yet checked: the caller checks each
     /// with [`GoalSolver::reaches`] before printing it.
     pub fn solve(&self, cube: &Cube3, all: bool, limit: usize) -> Vec<GoalSolution> {
+        let limit = if all { limit } else { 1 };
+        if self.goal.places.at_once() > 1 {
+            return self.search(cube, limit).1;
+        }
         let answer = self.answer(cube);
         let mut solutions = Vec::new();
-        let limit = if all { limit } else { 1 };
         for &view in &answer.best {
             let seen = self.views[view].see(cube);
             let space = self.table.space();
@@ -186,7 +210,7 @@ impl GoalSolver {
             mask: self.goal.mask.to_string(),
             metric: space.metric().name(),
             orientations: self.orientations.name(),
-            length: self.length(cube),
+            length: space.metric().length(&first.moves) as u8,
             orientation: rotation_name(&view.orientation),
             bottom: view.bottom().letter(),
             solutions: solutions
@@ -200,11 +224,107 @@ impl GoalSolver {
         })
     }
 
-    /// Whether `moves`, applied to `cube`, reach the goal in view `view`: the check every
-    /// printed solution passes, made on cubies, not on the table.
+    /// Whether `moves`, applied to `cube`, reach the goal in view `view` (for a goal of
+    /// several places at once, as many of the places of view `view`'s orientation, whose first
+    /// view it is): the check every printed solution passes, made on cubies, not on the table.
     pub fn reaches(&self, cube: &Cube3, moves: &[Move], view: usize) -> bool {
         let after = cube.apply_all(moves);
+        let at_once = self.goal.places.at_once();
+        if at_once > 1 {
+            let group = &self.views[view..(view + PLACES).min(self.views.len())];
+            let reached = group
+                .iter()
+                .filter(|v| self.goal.mask.is_reached(&v.see(&after)))
+                .count();
+            return reached >= usize::from(at_once);
+        }
         self.goal.mask.is_reached(&self.views[view].see(&after))
+    }
+
+    /// For a goal of several places at once, a lower bound of `cube`'s distance: for each
+    /// orientation, the `at_once`-th smallest of its places' exact distances (reaching those
+    /// places together takes at least the largest of theirs, and the best choice of places has
+    /// the smallest such largest), the least over the orientations; and the orientation's first
+    /// view. Each term changes by at most one a move, so the bound is consistent, and it is 0
+    /// exactly where the goal is reached.
+    fn bound(&self, cube: &Cube3) -> (u8, usize) {
+        let at_once = usize::from(self.goal.places.at_once());
+        let mut best = (u8::MAX, 0);
+        for (g, group) in self.views.chunks(PLACES).enumerate() {
+            let mut distances = [0u8; PLACES];
+            for (d, view) in distances.iter_mut().zip(group) {
+                *d = self.table.distance(&view.see(cube));
+            }
+            distances.sort_unstable();
+            let bound = distances[at_once - 1];
+            if bound < best.0 {
+                best = (bound, g * PLACES);
+            }
+        }
+        best
+    }
+
+    /// IDA* for a goal of several places at once: the optimal length, and up to `limit`
+    /// optimal solutions (each named by the first view of the orientation it reaches in).
+    fn search(&self, cube: &Cube3, limit: usize) -> (u8, Vec<GoalSolution>) {
+        let moves = self.table.space().moves();
+        let mut depth = self.bound(cube).0;
+        loop {
+            let mut found = Vec::new();
+            let mut path = Vec::with_capacity(usize::from(depth));
+            self.deepen(cube, depth, Canonical::ROOT, &mut path, &mut found, limit);
+            if !found.is_empty() {
+                let solutions = found
+                    .into_iter()
+                    .map(|(view, turns): (usize, Vec<usize>)| GoalSolution {
+                        view,
+                        moves: turns.iter().map(|&t| moves[t]).collect(),
+                    })
+                    .collect();
+                return (depth, solutions);
+            }
+            depth += 1;
+        }
+    }
+
+    /// Every canonical sequence of `left` more moves from `cube` that reaches the goal, into
+    /// `out` (at most `limit`).
+    fn deepen(
+        &self,
+        cube: &Cube3,
+        left: u8,
+        history: usize,
+        path: &mut Vec<usize>,
+        out: &mut Vec<(usize, Vec<usize>)>,
+        limit: usize,
+    ) {
+        if out.len() >= limit {
+            return;
+        }
+        let (bound, view) = self.bound(cube);
+        if bound > left {
+            return;
+        }
+        if left == 0 {
+            out.push((view, path.clone()));
+            return;
+        }
+        let moves = self.table.space().moves();
+        let allowed = self.canonical.allowed(history);
+        for (turn, &m) in moves.iter().enumerate() {
+            if allowed >> turn & 1 == 1 {
+                path.push(turn);
+                self.deepen(
+                    &cube.apply(m),
+                    left - 1,
+                    Canonical::after(history, turn),
+                    path,
+                    out,
+                    limit,
+                );
+                path.pop();
+            }
+        }
     }
 
     /// Every canonical walk down the table from `cube` at distance `distance`, into `out`, at
@@ -257,14 +377,17 @@ pub fn sample_lengths(
     progress: &indicatif::ProgressBar,
 ) -> Vec<u8> {
     use rayon::prelude::*;
-    const CHUNK: usize = 4096;
+    // Chunks small enough that every thread has several (a search goal takes milliseconds a
+    // position), large enough that a look-up goal's are not scheduled one by one.
+    let threads = rayon::current_num_threads().max(1);
+    let chunk = (cubes.len() / (threads * 16)).clamp(1, 4096);
     let mut lengths = vec![0u8; cubes.len() * solvers.len()];
     if solvers.is_empty() {
         return lengths;
     }
     lengths
-        .par_chunks_mut(CHUNK * solvers.len())
-        .zip(cubes.par_chunks(CHUNK))
+        .par_chunks_mut(chunk * solvers.len())
+        .zip(cubes.par_chunks(chunk))
         .for_each(|(out, chunk)| {
             for (row, cube) in out.chunks_mut(solvers.len()).zip(chunk) {
                 for (length, solver) in row.iter_mut().zip(solvers) {
@@ -399,6 +522,8 @@ mod tests {
             ("xcross", Metric::Htm),
             ("eoline", Metric::Qtm),
             ("f2l-pair", Metric::Htm),
+            ("xxcross", Metric::Htm),
+            ("xxcross", Metric::Qtm),
         ] {
             for o in [Orientations::Fixed, Orientations::Six] {
                 let solver = solver(dir.path(), goal, o, metric);

@@ -72,6 +72,9 @@ fn part_kinds(mask: &GoalMask) -> Vec<PartKind> {
             kinds.push(PartKind::Edges(chunk.to_vec()));
         }
     }
+    if mask.placed_edges != 0 {
+        kinds.push(PartKind::EdgeSet(mask.placed_edge_list()));
+    }
     let solved_corners = mask.solved_corner_list();
     if !solved_corners.is_empty() {
         kinds.push(if every_corner_oriented {
@@ -79,6 +82,9 @@ fn part_kinds(mask: &GoalMask) -> Vec<PartKind> {
         } else {
             PartKind::Corners(solved_corners)
         });
+    }
+    if mask.placed_corners != 0 {
+        kinds.push(PartKind::CornerSet(mask.placed_corner_list()));
     }
     if every_corner_oriented {
         kinds.push(PartKind::Twists);
@@ -204,14 +210,20 @@ fn goal_state_count(mask: &GoalMask) -> u64 {
     let edges = if kinds.contains(&PartKind::Flips) {
         1
     } else {
-        let free = 12 - mask.solved_edges.count_ones();
-        arrangements(free, mask.oriented_edges.count_ones())
+        let free = 12 - (mask.solved_edges | mask.placed_edges).count_ones();
+        arrangements(
+            free,
+            (mask.oriented_edges & !mask.placed_edges).count_ones(),
+        )
     };
     let corners = if kinds.contains(&PartKind::Twists) {
         1
     } else {
-        let free = 8 - mask.solved_corners.count_ones();
-        arrangements(free, mask.oriented_corners.count_ones())
+        let free = 8 - (mask.solved_corners | mask.placed_corners).count_ones();
+        arrangements(
+            free,
+            (mask.oriented_corners & !mask.placed_corners).count_ones(),
+        )
     };
     edges * corners
 }
@@ -224,12 +236,18 @@ fn goal_cubes(mask: &GoalMask) -> Vec<Cube3> {
     let edge_perms = if kinds.contains(&PartKind::Flips) {
         vec![Edges::SOLVED.perm]
     } else {
-        placements::<12>(mask.solved_edges.into(), &mask.oriented_edge_list())
+        placements::<12>(
+            (mask.solved_edges | mask.placed_edges).into(),
+            &bits_of(mask.oriented_edges & !mask.placed_edges, 12),
+        )
     };
     let corner_perms = if kinds.contains(&PartKind::Twists) {
         vec![Corners::SOLVED.perm]
     } else {
-        placements::<8>(mask.solved_corners.into(), &mask.oriented_corner_list())
+        placements::<8>(
+            (mask.solved_corners | mask.placed_corners).into(),
+            &bits_of(u16::from(mask.oriented_corners & !mask.placed_corners), 8),
+        )
     };
     let mut cubes = Vec::with_capacity(edge_perms.len() * corner_perms.len());
     for edges in &edge_perms {
@@ -241,6 +259,11 @@ fn goal_cubes(mask: &GoalMask) -> Vec<Cube3> {
         }
     }
     cubes
+}
+
+/// The set bits of `set` below `n`, as piece numbers.
+fn bits_of(set: u16, n: u8) -> Vec<u8> {
+    (0..n).filter(|&i| set >> i & 1 == 1).collect()
 }
 
 /// Every permutation with the pieces of `home` home and `moving` in every arrangement of the
@@ -337,7 +360,7 @@ mod tests {
                 let named = if every_edge {
                     mask.solved_edges
                 } else {
-                    mask.solved_edges | mask.oriented_edges
+                    mask.solved_edges | (mask.oriented_edges & !mask.placed_edges)
                 };
                 if named >> e & 1 == 1 {
                     key.push((slot as u8, cube.edges.ori[slot]));
@@ -346,12 +369,22 @@ mod tests {
             if every_edge {
                 key.extend(cube.edges.ori.iter().map(|&o| (99, o)));
             }
+            // Pieces placed only as a set: the set of slots they occupy.
+            let set = |perm: &[u8], placed: u16| {
+                (0..perm.len()).fold(0u16, |set, slot| {
+                    set | u16::from(placed >> perm[slot] & 1 == 1) << slot
+                })
+            };
+            let edge_set = set(&cube.edges.perm, mask.placed_edges);
+            let corner_set = set(&cube.corners.perm, mask.placed_corners.into());
+            key.push(((edge_set & 0xFF) as u8, (edge_set >> 8) as u8));
+            key.push((corner_set as u8, 97));
             for c in 0..8u8 {
                 let slot = cube.corners.perm.iter().position(|&p| p == c).unwrap_or(0);
                 let named = if every_corner {
                     mask.solved_corners
                 } else {
-                    mask.solved_corners | mask.oriented_corners
+                    mask.solved_corners | (mask.oriented_corners & !mask.placed_corners)
                 };
                 if named >> c & 1 == 1 {
                     key.push((slot as u8 + 12, cube.corners.ori[slot]));

@@ -16,7 +16,8 @@
 use super::move_table;
 use super::phase1::{Phase1Coord, corners_with_twist, edges_with_flip, edges_with_slice};
 use crate::coord::{
-    arrangements, rank_arrangement, rank_digits, unrank_arrangement, unrank_digits,
+    arrangements, binomial, rank_arrangement, rank_combination, rank_digits, unrank_arrangement,
+    unrank_combination, unrank_digits,
 };
 use crate::model::cube::{Corners, Cube3, Edges, Face, Metric, Move};
 use crate::space::{MoveSpace, StateSpace};
@@ -33,6 +34,10 @@ pub enum PartKind {
     EdgePlaces(Vec<u8>),
     /// These corner pieces: their slots only (beside [`PartKind::Twists`]).
     CornerPlaces(Vec<u8>),
+    /// Which slots these edge pieces occupy, as a set: not which is where, nor their flips.
+    EdgeSet(Vec<u8>),
+    /// Which slots these corner pieces occupy, as a set.
+    CornerSet(Vec<u8>),
     /// Every edge's flip (the twelfth follows from the others).
     Flips,
     /// Every corner's twist (the eighth follows from the others).
@@ -53,6 +58,8 @@ impl PartKind {
             }
             PartKind::EdgePlaces(pieces) => arrangements(12, pieces.len() as u32) as u32,
             PartKind::CornerPlaces(pieces) => arrangements(8, pieces.len() as u32) as u32,
+            PartKind::EdgeSet(pieces) => binomial(12, pieces.len() as u32) as u32,
+            PartKind::CornerSet(pieces) => binomial(8, pieces.len() as u32) as u32,
             PartKind::Flips => 2_048,
             PartKind::Twists => 2_187,
             PartKind::SlicePlaces => 495,
@@ -105,6 +112,18 @@ impl PartKind {
                     .map(|&p| slot_of(&cube.corners.perm, p))
                     .collect();
                 rank_arrangement(&slots, 8) as u32
+            }
+            PartKind::EdgeSet(pieces) => {
+                let slots = pieces
+                    .iter()
+                    .fold(0u32, |set, &p| set | 1 << slot_of(&cube.edges.perm, p));
+                rank_combination(slots) as u32
+            }
+            PartKind::CornerSet(pieces) => {
+                let slots = pieces
+                    .iter()
+                    .fold(0u32, |set, &p| set | 1 << slot_of(&cube.corners.perm, p));
+                rank_combination(slots) as u32
             }
             // Phase 1's coordinate ranks these three.
             PartKind::Flips => u32::from(phase1().flip),
@@ -166,6 +185,26 @@ impl PartKind {
                 unrank_arrangement(value, 8, &mut slots[..pieces.len()]);
                 let mut corners = Corners::SOLVED;
                 place(&mut corners.perm, &slots[..pieces.len()], pieces);
+                Cube3 {
+                    corners,
+                    ..Cube3::SOLVED
+                }
+            }
+            PartKind::EdgeSet(pieces) => {
+                let set = unrank_combination(value, pieces.len() as u32);
+                let slots: Vec<u8> = (0..12).filter(|&s| set >> s & 1 == 1).collect();
+                let mut edges = Edges::SOLVED;
+                place(&mut edges.perm, &slots, pieces);
+                Cube3 {
+                    edges,
+                    ..Cube3::SOLVED
+                }
+            }
+            PartKind::CornerSet(pieces) => {
+                let set = unrank_combination(value, pieces.len() as u32);
+                let slots: Vec<u8> = (0..8).filter(|&s| set >> s & 1 == 1).collect();
+                let mut corners = Corners::SOLVED;
+                place(&mut corners.perm, &slots, pieces);
                 Cube3 {
                     corners,
                     ..Cube3::SOLVED
@@ -240,6 +279,8 @@ impl PieceSpace {
     pub fn counted(kinds: &[PartKind]) -> u64 {
         // Pieces placed, and of them those whose turn a part of their own carries.
         let (mut edges, mut flipped, mut corners, mut twisted) = (0u32, 0u32, 0u32, 0u32);
+        // Pieces placed only as a set, after those placed one by one.
+        let (mut edge_set, mut corner_set) = (0u32, 0u32);
         let mut others = 1u64;
         let has = |kind: PartKind| kinds.contains(&kind);
         let (all_flips, all_twists) = (has(PartKind::Flips), has(PartKind::Twists));
@@ -255,13 +296,17 @@ impl PieceSpace {
                     twisted += pieces.len() as u32;
                 }
                 PartKind::CornerPlaces(pieces) => corners += pieces.len() as u32,
+                PartKind::EdgeSet(pieces) => edge_set += pieces.len() as u32,
+                PartKind::CornerSet(pieces) => corner_set += pieces.len() as u32,
                 PartKind::Flips | PartKind::Twists => {}
                 kind => others *= u64::from(kind.values()),
             }
         }
         let flips = if all_flips { 2_048 } else { 1u64 << flipped };
         let twists = if all_twists { 2_187 } else { 3u64.pow(twisted) };
-        arrangements(12, edges) * flips * arrangements(8, corners) * twists * others
+        let edge_places = arrangements(12, edges) * binomial(12 - edges, edge_set);
+        let corner_places = arrangements(8, corners) * binomial(8 - corners, corner_set);
+        edge_places * flips * corner_places * twists * others
     }
 
     /// The product of `parts`; `reachable` is how many of its states are positions (see the
@@ -341,6 +386,8 @@ mod tests {
             PartKind::Corners(vec![0, 1, 2, 3]),
             PartKind::EdgePlaces(vec![4, 7, 1]),
             PartKind::CornerPlaces(vec![6, 2]),
+            PartKind::EdgeSet(vec![8, 9, 10, 11]),
+            PartKind::CornerSet(vec![0, 5, 3]),
             PartKind::Flips,
             PartKind::Twists,
             PartKind::SlicePlaces,

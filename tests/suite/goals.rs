@@ -73,26 +73,35 @@ impl<K: Hash + Eq> CubieBound<K> {
 /// Optimal length to `mask` by iterative deepening over cubies, bounded by `bounds`: shares
 /// nothing with the goal tables but the cube model.
 fn plain_ida(cube: &Cube3, mask: &GoalMask, bounds: &dyn Fn(&Cube3) -> u8) -> u8 {
+    plain_ida_to(cube, &|c: &Cube3| mask.is_reached(c), bounds)
+}
+
+/// [`plain_ida`] to whatever `reached` says.
+fn plain_ida_to(
+    cube: &Cube3,
+    reached: &dyn Fn(&Cube3) -> bool,
+    bounds: &dyn Fn(&Cube3) -> u8,
+) -> u8 {
     fn search(
         cube: &Cube3,
         depth: u8,
         last: Option<Face>,
-        mask: &GoalMask,
+        reached: &dyn Fn(&Cube3) -> bool,
         bounds: &dyn Fn(&Cube3) -> u8,
     ) -> bool {
         if depth == 0 {
-            return mask.is_reached(cube);
+            return reached(cube);
         }
         if bounds(cube) > depth {
             return false;
         }
         Move::all().any(|m| {
             last != Some(m.face())
-                && search(&cube.apply(m), depth - 1, Some(m.face()), mask, bounds)
+                && search(&cube.apply(m), depth - 1, Some(m.face()), reached, bounds)
         })
     }
     (0..=20)
-        .find(|&depth| search(cube, depth, None, mask, bounds))
+        .find(|&depth| search(cube, depth, None, reached, bounds))
         .expect("a goal within 20 moves")
 }
 
@@ -153,6 +162,50 @@ fn larger_goals_agree_with_a_plain_ida_star_over_cubies() {
             let expected = plain_ida(&cube, &solver.goal().mask, bound.as_ref());
             assert_eq!(solver.length(&cube), expected, "{goal}");
         }
+    }
+}
+
+/// The xxcross (the cross and any two pairs at once), found by search over the xcross table,
+/// against a plain IDA* over cubies on short scrambles: its goal test is read off the cubies
+/// and its bound is the cross and the second smallest pair bound, each from a search over
+/// cubies.
+#[test]
+fn the_xxcross_search_agrees_with_a_plain_ida_star_over_cubies() {
+    let dir = tempfile::tempdir().unwrap();
+    let solver = goal_solver(dir.path(), "xxcross");
+    let cross = CubieBound::new(pieces_key(&[4, 5, 6, 7], &[]));
+    // The four pairs: FR with DFR, FL with DLF, BL with DBL, BR with DRB.
+    let pairs = [
+        CubieBound::new(pieces_key(&[8], &[4])),
+        CubieBound::new(pieces_key(&[9], &[5])),
+        CubieBound::new(pieces_key(&[10], &[6])),
+        CubieBound::new(pieces_key(&[11], &[7])),
+    ];
+    let pair_home = |c: &Cube3, k: usize| {
+        c.edges.perm[8 + k] == 8 + k as u8
+            && c.edges.ori[8 + k] == 0
+            && c.corners.perm[4 + k] == 4 + k as u8
+            && c.corners.ori[4 + k] == 0
+    };
+    let reached = |c: &Cube3| {
+        GoalMask::parse("DF DR DB DL").unwrap().is_reached(c)
+            && (0..4).filter(|&k| pair_home(c, k)).count() >= 2
+    };
+    let bound = |c: &Cube3| {
+        let mut p: Vec<u8> = pairs.iter().map(|b| b.bound(c)).collect();
+        p.sort_unstable();
+        cross.bound(c).max(p[1])
+    };
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(22);
+    for _ in 0..6 {
+        let scramble: Vec<Move> = (0..7)
+            .map(|_| Move::from_index(rand::RngExt::random_range(&mut rng, 0..18)).unwrap())
+            .collect();
+        let cube = Cube3::from_moves(&scramble);
+        let expected = plain_ida_to(&cube, &reached, &bound);
+        assert_eq!(solver.length(&cube), expected);
+        let report = solver.report(&cube, true, 100).unwrap();
+        assert_eq!(u32::from(report.length), u32::from(expected));
     }
 }
 

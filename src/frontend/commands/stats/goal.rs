@@ -88,7 +88,11 @@ fn whole_space(data_dir: &Path, goal: &Goal, args: &GoalArgs) -> Result<bool, St
                 "goal": goal.name,
                 "mask": goal.mask.to_string(),
                 "metric": metric,
-                "places": if goal.places == Places::One { "one" } else { "one of four (this is one)" },
+                "places": match goal.places {
+                    Places::One => "one",
+                    Places::AboutUd => "one of four (this is one)",
+                    Places::AtOnce(_) => "several of four at once (this is one)",
+                },
                 "states": states,
                 "histogram": histogram,
                 "mean": mean_depth(histogram),
@@ -141,6 +145,9 @@ fn place_note(goal: &Goal) -> &'static str {
     match goal.places {
         Places::One => "",
         Places::AboutUd => " in one place (the table's; the goal takes the best of four)",
+        Places::AtOnce(_) => {
+            " in one place (the table's; the goal needs several of four at once: sample it with --random)"
+        }
     }
 }
 
