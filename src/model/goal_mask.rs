@@ -162,31 +162,15 @@ impl GoalMask {
 
     /// Whether `cube` has every piece the mask asks for as it asks.
     pub fn is_reached(&self, cube: &Cube3) -> bool {
-        let edges = (0..12).all(|i| {
-            let bit = 1u16 << i;
-            let home = cube.edges.perm[i] == i as u8 && cube.edges.ori[i] == 0;
-            let turned_right = || {
-                let slot = slot_of(&cube.edges.perm, i as u8);
-                cube.edges.ori[slot] == 0
-            };
-            let among = || self.placed_edges >> slot_of(&cube.edges.perm, i as u8) & 1 == 1;
-            (self.solved_edges & bit == 0 || home)
-                && (self.oriented_edges & bit == 0 || turned_right())
-                && (self.placed_edges & bit == 0 || among())
-        });
-        let corners = (0..8).all(|i| {
-            let bit = 1u8 << i;
-            let home = cube.corners.perm[i] == i as u8 && cube.corners.ori[i] == 0;
-            let turned_right = || {
-                let slot = slot_of(&cube.corners.perm, i as u8);
-                cube.corners.ori[slot] == 0
-            };
-            let among = || self.placed_corners >> slot_of(&cube.corners.perm, i as u8) & 1 == 1;
-            (self.solved_corners & bit == 0 || home)
-                && (self.oriented_corners & bit == 0 || turned_right())
-                && (self.placed_corners & bit == 0 || among())
-        });
-        edges && corners
+        let (e, c) = (&cube.edges, &cube.corners);
+        let edges = [self.solved_edges, self.oriented_edges, self.placed_edges].map(u32::from);
+        let corners = [
+            self.solved_corners,
+            self.oriented_corners,
+            self.placed_corners,
+        ]
+        .map(u32::from);
+        kind_reached(&e.perm, &e.ori, edges) && kind_reached(&c.perm, &c.ori, corners)
     }
 
     /// The pieces, numbered, in each of the four sets.
@@ -210,12 +194,25 @@ impl GoalMask {
     }
 }
 
-fn bits(set: u32, n: u8) -> Vec<u8> {
-    (0..n).filter(|&i| set >> i & 1 == 1).collect()
+/// Whether the pieces of one kind (`perm`, `ori` by slot) are as `[home, oriented, placed]`
+/// (sets of pieces) ask: home and unturned; unturned wherever they are; among the home slots of
+/// the placed set.
+fn kind_reached<const N: usize>(
+    perm: &[u8; N],
+    ori: &[u8; N],
+    [home, oriented, placed]: [u32; 3],
+) -> bool {
+    (0..N).all(|slot| {
+        let piece = u32::from(perm[slot]);
+        let asked = |set: u32| set >> piece & 1 == 1;
+        (!asked(home) || (piece as usize == slot && ori[slot] == 0))
+            && (!asked(oriented) || ori[slot] == 0)
+            && (!asked(placed) || placed >> slot & 1 == 1)
+    })
 }
 
-fn slot_of<const N: usize>(perm: &[u8; N], piece: u8) -> usize {
-    perm.iter().position(|&p| p == piece).unwrap_or(0)
+fn bits(set: u32, n: u8) -> Vec<u8> {
+    (0..n).filter(|&i| set >> i & 1 == 1).collect()
 }
 
 fn twice(piece: &'static str, first: &str, second: &str) -> MaskError {
