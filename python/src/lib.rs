@@ -481,7 +481,10 @@ fn goal_solver(
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
     let progress = indicatif::ProgressBar::hidden();
     let table =
-        GoalTable::open_or_build(&dir, &goal.mask, metric, &progress).map_err(table_error)?;
+        GoalTable::open_or_build(&dir, &goal.mask, metric, &progress).map_err(|e| match e {
+            cubelab::catalogue::goal::GoalError::Space(_) => PyValueError::new_err(e.to_string()),
+            e => table_error(e),
+        })?;
     Ok(cubelab::search::goal::GoalSolver::new(
         goal,
         Arc::new(table),
@@ -514,7 +517,7 @@ fn solve_goal<'py>(
     if as_frame {
         require(py, "pandas", "solve_goal(as_frame=True)")?;
     }
-    let solver = goal_solver(goal, metric, orientations, data_dir)?;
+    let solver = py.detach(|| goal_solver(goal, metric, orientations, data_dir))?;
     let answers: Vec<serde_json::Value> = py.detach(|| {
         positions
             .par_iter()

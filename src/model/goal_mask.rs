@@ -258,6 +258,12 @@ fn term(word: &str) -> Option<Term> {
         (word, Asks::Home)
     };
     let whole = asks == Asks::Oriented;
+    let lower = name.to_ascii_lowercase();
+    let name = if lower == "edges" || lower == "corners" {
+        lower.as_str()
+    } else {
+        name
+    };
     let (edges, corners, whole_kind) = match name {
         "edges" => (ALL_EDGES, 0, whole),
         "corners" => (0, ALL_CORNERS, whole),

@@ -170,10 +170,11 @@ impl GoalSolver {
             );
             let back = self.views[view].rotation.inverse();
             for walk in walks {
-                let moves: Vec<Move> = walk
-                    .iter()
-                    .map(|&turn| back.map_move(space.moves()[turn]))
-                    .collect();
+                let moves: Vec<Move> = in_canonical_order(
+                    walk.iter()
+                        .map(|&turn| back.map_move(space.moves()[turn]))
+                        .collect(),
+                );
                 // A sequence that reaches the goal in two places is one solution.
                 if !solutions.iter().any(|s: &GoalSolution| s.moves == moves) {
                     solutions.push(GoalSolution { view, moves });
@@ -369,6 +370,25 @@ impl GoalSolver {
     }
 }
 
+/// `moves` with each pair of consecutive opposite-face turns in canonical order (U before D, R
+/// before L, F before B): a walk turned back through a rotation may spell `D U` where the
+/// canonical walk of another view spelled `U D`, the same solution.
+fn in_canonical_order(mut moves: Vec<Move>) -> Vec<Move> {
+    // A bubble sort within each run of turns on one axis (a QTM run may hold three: D D U).
+    let mut swapped = true;
+    while swapped {
+        swapped = false;
+        for i in 1..moves.len() {
+            let (a, b) = (moves[i - 1], moves[i]);
+            if a.face().opposite() == b.face() && b.face() < a.face() {
+                moves.swap(i - 1, i);
+                swapped = true;
+            }
+        }
+    }
+    moves
+}
+
 /// The optimal length of every cube of `cubes` under every solver of `solvers`, in parallel:
 /// entry `i * solvers.len() + s` is cube `i`'s under solver `s`. `progress` counts cubes.
 pub fn sample_lengths(
@@ -485,6 +505,14 @@ mod tests {
             assert_eq!(by_views, by_scrambles);
             assert_eq!(all.length(&cube), by_scrambles[0]);
         }
+    }
+
+    #[test]
+    fn commuting_turns_are_put_in_canonical_order() {
+        let order = |text: &str| format_moves(&in_canonical_order(parse_moves(text).unwrap()));
+        assert_eq!(order("D U R L' B F"), "U D R L' F B");
+        assert_eq!(order("D D U"), "U D D");
+        assert_eq!(order("R U D"), "R U D");
     }
 
     #[test]

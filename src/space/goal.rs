@@ -14,8 +14,8 @@
 //!   goal states are all their arrangements in the free slots, unflipped;
 //! - the corners the same way, with the 2,187 twists for every corner oriented.
 //!
-//! A part of more than five edges would need a move table of 3 GB; such a set is split into
-//! parts of at most five, disjoint, whose product ranks impossible collisions too (never
+//! A part of more than five edges would need a move table of 3 GB (of all eight corners, 19 GB);
+//! such a set is split into parts of at most five, disjoint, whose product ranks impossible collisions too (never
 //! reached, and not counted by [`StateSpace::reachable`]). A goal whose product exceeds
 //! [`MAX_ENTRIES`] is refused with its size: its optimal lengths are a search's, not a table's.
 
@@ -31,6 +31,9 @@ pub const MAX_ENTRIES: u64 = 1 << 32;
 /// The most edges one part holds (its move table: 12!/7! x 2^5 values x 18 moves x 4 bytes,
 /// 219 MB).
 const PART_EDGES: usize = 5;
+/// The most corners one part holds (8!/3! x 3^5 values, 118 MB of move table; all eight in
+/// one part would be 19 GB).
+const PART_CORNERS: usize = 5;
 /// Goal states kept in memory at most (an oriented-only set of pieces has one per arrangement).
 const MAX_GOAL_STATES: u64 = 1 << 26;
 
@@ -75,12 +78,11 @@ fn part_kinds(mask: &GoalMask) -> Vec<PartKind> {
     if mask.placed_edges != 0 {
         kinds.push(PartKind::EdgeSet(mask.placed_edge_list()));
     }
-    let solved_corners = mask.solved_corner_list();
-    if !solved_corners.is_empty() {
+    for chunk in mask.solved_corner_list().chunks(PART_CORNERS) {
         kinds.push(if every_corner_oriented {
-            PartKind::CornerPlaces(solved_corners)
+            PartKind::CornerPlaces(chunk.to_vec())
         } else {
-            PartKind::Corners(solved_corners)
+            PartKind::Corners(chunk.to_vec())
         });
     }
     if mask.placed_corners != 0 {
@@ -88,8 +90,10 @@ fn part_kinds(mask: &GoalMask) -> Vec<PartKind> {
     }
     if every_corner_oriented {
         kinds.push(PartKind::Twists);
-    } else if mask.oriented_corners != 0 {
-        kinds.push(PartKind::Corners(mask.oriented_corner_list()));
+    } else {
+        for chunk in mask.oriented_corner_list().chunks(PART_CORNERS) {
+            kinds.push(PartKind::Corners(chunk.to_vec()));
+        }
     }
     kinds
 }
@@ -441,6 +445,12 @@ mod tests {
             "DR/o UF/o",
             "DFR/o UBR",
             "corners/o",
+            "FR/p FL/p DF",
+            "URF/p DBL/p corners/o",
+            "DL DB BL DBL",
+            "E/p DF/o",
+            "URF/p corners/o DF",
+            "DF/p UR/o",
         ] {
             let mask = GoalMask::parse(text).unwrap();
             for metric in Metric::BOTH {
@@ -470,6 +480,19 @@ mod tests {
                 .unwrap_or(0);
             assert!(d == 0 || best == d - 1);
         }
+    }
+
+    /// Every corner home: the eighth twist follows from the other seven (the count was once
+    /// three times too high), and the product of its two parts is too large for a table.
+    #[test]
+    fn all_eight_corners_are_counted_once_and_refused() {
+        let kinds = part_kinds(&GoalMask::parse("corners").unwrap());
+        assert_eq!(kinds.len(), 2);
+        assert_eq!(PieceSpace::counted(&kinds), 40_320 * 2_187);
+        let edges = part_kinds(&GoalMask::parse("edges").unwrap());
+        assert_eq!(PieceSpace::counted(&edges), 479_001_600 * 2_048);
+        let error = GoalSpace::new(GoalMask::parse("corners").unwrap(), Metric::Htm);
+        assert!(matches!(error, Err(GoalSpaceError::TooLarge { .. })));
     }
 
     #[test]

@@ -302,8 +302,17 @@ impl PieceSpace {
                 kind => others *= u64::from(kind.values()),
             }
         }
-        let flips = if all_flips { 2_048 } else { 1u64 << flipped };
-        let twists = if all_twists { 2_187 } else { 3u64.pow(twisted) };
+        // The twelfth flip follows from the other eleven, the eighth twist from the other seven.
+        let flips = if all_flips {
+            2_048
+        } else {
+            1u64 << flipped.min(11)
+        };
+        let twists = if all_twists {
+            2_187
+        } else {
+            3u64.pow(twisted.min(7))
+        };
         let edge_places = arrangements(12, edges) * binomial(12 - edges, edge_set);
         let corner_places = arrangements(8, corners) * binomial(8 - corners, corner_set);
         edge_places * flips * corner_places * twists * others

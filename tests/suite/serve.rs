@@ -595,6 +595,13 @@ fn goals_are_answered_from_their_tables() {
             .unwrap()
             .contains("`xcros` is not a goal")
     );
+    // A goal too large for any table is the request's fault: a 400 with its size.
+    let (status, answer) = post(&server, "/goal", json!({"goal": "D", "position": "R"}));
+    assert_eq!(status, 400, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("states"),
+        "{answer}"
+    );
     let (status, answer) = post(&server, "/goal", json!({"goal": "2x2x3", "position": "R"}));
     assert_eq!(status, 409, "{answer}");
     assert!(

@@ -2,12 +2,13 @@
 //! `solve --goal --json` gives them.
 //!
 //! A goal's answer is a table look-up per view and a walk of a few moves: milliseconds, so it
-//! runs on the quick threads. Its table is opened once and kept; a missing one is built in the
+//! runs on the quick threads; a goal of several places at once (the xxcross) is searched and
+//! takes a search thread. Its table is opened once and kept; a missing one is built in the
 //! request only if it is small (at most [`BUILD_IN_REQUEST`] entries, the xcross's 73 million
 //! in about 10 s), and a larger one is a 409 naming the command that builds it.
 
 use super::{ApiError, ApiResult, ClientAddress, Server, body, named, positions_asked};
-use crate::catalogue::goal::{Goal, GoalError, GoalTable, Orientations, build_command, table_path};
+use crate::catalogue::goal::{Goal, GoalTable, Orientations, build_command};
 use crate::model::cube::Metric;
 use crate::model::goal_mask::GoalMask;
 use crate::model::position::{Form, Position, Puzzle, parse_position};
@@ -33,7 +34,9 @@ const MAX_SOLUTIONS: usize = 1_000;
 pub struct OpenGoals(Mutex<HashMap<(GoalMask, Metric), Arc<GoalTable>>>);
 
 impl Server {
-    /// `goal`'s table in `metric`, opened once (built first if missing and small).
+    /// `goal`'s table in `metric`, opened once: built first if missing (or numbered by an older
+    /// layout) and small; a larger one only opened, a 409 naming its command if that fails.
+    /// The lock is held through a build, so that two requests never build one table twice.
     fn goal_table(&self, goal: &Goal, metric: Metric) -> Result<Arc<GoalTable>, ApiError> {
         let key = (goal.mask, metric);
         let mut open = self.goal_tables.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -41,26 +44,24 @@ impl Server {
             return Ok(Arc::clone(table));
         }
         let dir = self.data_dir();
-        let entries = GoalSpace::entries(&goal.mask);
-        if !table_path(dir, &goal.mask, metric).exists() && entries > BUILD_IN_REQUEST {
-            return Err(ApiError {
+        // A goal too large for any table is the request's fault, whatever is on disk.
+        GoalSpace::new(goal.mask, metric).map_err(|e| ApiError::bad(e.to_string()))?;
+        let table = if GoalSpace::entries(&goal.mask) > BUILD_IN_REQUEST {
+            GoalTable::open(dir, &goal.mask, metric).map_err(|e| ApiError {
                 status: StatusCode::CONFLICT,
                 message: format!(
-                    "the goal {}'s table ({entries} entries) is not built; build it with `{}`",
+                    "the goal {}'s table is too large to build in a request ({e}); build it with `{}`",
                     goal.name,
                     build_command(dir, &goal.mask, metric)
                 ),
-            });
-        }
-        let progress = indicatif::ProgressBar::hidden();
-        let table =
-            GoalTable::open_or_build(dir, &goal.mask, metric, &progress).map_err(|e| match e {
-                GoalError::Space(_) => ApiError::bad(e.to_string()),
-                _ => ApiError {
-                    status: StatusCode::INTERNAL_SERVER_ERROR,
-                    message: e.to_string(),
-                },
-            })?;
+            })?
+        } else {
+            let progress = indicatif::ProgressBar::hidden();
+            GoalTable::open_or_build(dir, &goal.mask, metric, &progress).map_err(|e| ApiError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                message: e.to_string(),
+            })?
+        };
         let table = Arc::new(table);
         open.insert(key, Arc::clone(&table));
         Ok(table)
@@ -110,7 +111,9 @@ pub(super) async fn goal(
         return Err(ApiError::bad(message.clone()));
     }
     let client = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
-    let permit = server.permits(client, false).await?;
+    // A goal of several places at once is searched (up to a second a position): it takes a
+    // search thread, as an optimal solve does.
+    let permit = server.permits(client, goal.places.at_once() > 1).await?;
     let worker = Arc::clone(&server);
     let all = asked.all;
     let answers = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, ApiError> {

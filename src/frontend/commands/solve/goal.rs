@@ -115,7 +115,7 @@ fn write_text(out: &mut impl Write, answer: &Answer, all: bool) -> std::io::Resu
     if all {
         let count = answer.solutions.len();
         let capped = if count >= MAX_SOLUTIONS {
-            format!(" (the first {MAX_SOLUTIONS})")
+            format!(" (at most {MAX_SOLUTIONS} are listed)")
         } else {
             String::new()
         };

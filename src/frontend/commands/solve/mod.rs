@@ -178,8 +178,9 @@ pub struct Args {
     group_metric: GroupMetric,
     /// 3x3: solve a partial goal optimally instead of the whole cube, from the goal's table
     /// (built on the first use into --data-dir, seconds for most goals), in --metric. By name:
-    /// cross, xcross (cross and any one pair), f2l-pair, eo, eoline, eocross, dr (domino
-    /// reduction), roux-fb, 2x2x2 (any of the four on D), 2x2x3 (any of four); or a piece
+    /// cross, xcross (cross and any one pair), xxcross and xxxcross (two or three pairs at
+    /// once, searched: milliseconds and about a second), f2l-pair, eo, eoline, eocross, dr
+    /// (domino reduction), roux-fb, 2x2x2 (any of the four on D), 2x2x3 (any of four); or a piece
     /// mask, terms separated by spaces or commas: an edge (DF) or corner (DFR) home, a layer
     /// (U D F B L R: its edges and corners), a slice (E M S: its edges), edges, corners; a
     /// term with /o asks only for orientation (DF/o), and edges/o, corners/o for every edge or
@@ -189,8 +190,8 @@ pub struct Args {
     #[arg(long, value_name = "GOAL", conflicts_with_all = ["generators", "method", "tables", "budget", "deterministic", "no_dual", "no_symmetry", "print_state", "draw", "timeout", "max_length", "show", "inverse", "verbose"])]
     goal: Option<String>,
     /// With --goal: the faces the goal may be built on. fixed: as written (the cross on D);
-    /// dual: D or U; 6: any face; 24: any of the cube's orientations (for a goal that turns
-    /// about U-D keep, as the cross, the same as 6). The answer names the face used.
+    /// dual: D or U; 6: any face; 24: any of the cube's orientations (the same as 6 for a goal
+    /// that quarter turns about U-D keep, such as the cross). The answer names the face used.
     #[arg(long, value_enum, default_value_t = Orientations::Fixed, requires = "goal")]
     orientations: Orientations,
 }

@@ -62,13 +62,11 @@ pub fn goal(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
     }
 }
 
+/// `n` random states, unnamed: a random state's CSV row names it by its sticker string.
 fn random_cubes(n: u64, seed: u64) -> Vec<(String, Cube3)> {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     (0..n)
-        .map(|_| {
-            let cube = Cube3::random(&mut rng);
-            (cube.to_facelets().to_string(), cube)
-        })
+        .map(|_| (String::new(), Cube3::random(&mut rng)))
         .collect()
 }
 
@@ -358,8 +356,13 @@ fn write_csv(
     let mut out = std::io::BufWriter::new(file);
     let names: Vec<&str> = columns.iter().map(|c| c.orientations).collect();
     writeln!(out, "index,scramble,{}", names.join(",")).map_err(fail)?;
-    for (i, ((text, _), row)) in sample.iter().zip(lengths.chunks(columns.len())).enumerate() {
+    for (i, ((text, cube), row)) in sample.iter().zip(lengths.chunks(columns.len())).enumerate() {
         let row: Vec<String> = row.iter().map(u8::to_string).collect();
+        let text = if text.is_empty() {
+            cube.to_facelets()
+        } else {
+            text.clone()
+        };
         writeln!(
             out,
             "{i},\"{}\",{}",

@@ -151,15 +151,17 @@ enum Command {
     /// position of its pieces, which is its distribution over random cube states) from its
     /// table, built on the first use into the data directory; with --random or --scrambles,
     /// the optimal length of each position under each neutrality of --orientations, side by
-    /// side, with the exact distribution beside the fixed column.
+    /// side, with the exact distribution beside the fixed column (for a goal of one place: an
+    /// xcross's table is one pair's, its goal the best of four).
     Goal {
         /// The goal: a name or a piece mask (`DF DB DL DR`, `DF DB edges/o`).
         goal: String,
         /// The metric (default: both for the whole space, htm over a sample).
         #[arg(long, value_enum)]
         metric: Option<Metric>,
-        /// A sample of N uniformly random cube states.
-        #[arg(long, value_name = "N", conflicts_with = "scrambles")]
+        /// A sample of N uniformly random cube states (1 to 100,000,000).
+        #[arg(long, value_name = "N", conflicts_with = "scrambles",
+              value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
         random: Option<u64>,
         /// Seed for --random.
         #[arg(long, default_value_t = 1, requires = "random")]
