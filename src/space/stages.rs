@@ -99,19 +99,20 @@ impl PartKind {
                 let twist = rank_digits(&twists[..k], 3);
                 (rank_arrangement(&slots[..k], 8) * 3u64.pow(k as u32) + twist) as u32
             }
+            // Read at every node of a goal search: slots gathered on the stack, not allocated.
             PartKind::EdgePlaces(pieces) => {
-                let slots: Vec<u8> = pieces
-                    .iter()
-                    .map(|&p| slot_of(&cube.edges.perm, p))
-                    .collect();
-                rank_arrangement(&slots, 12) as u32
+                let mut slots = [0u8; 12];
+                for (slot, &p) in slots.iter_mut().zip(pieces) {
+                    *slot = slot_of(&cube.edges.perm, p);
+                }
+                rank_arrangement(&slots[..pieces.len()], 12) as u32
             }
             PartKind::CornerPlaces(pieces) => {
-                let slots: Vec<u8> = pieces
-                    .iter()
-                    .map(|&p| slot_of(&cube.corners.perm, p))
-                    .collect();
-                rank_arrangement(&slots, 8) as u32
+                let mut slots = [0u8; 8];
+                for (slot, &p) in slots.iter_mut().zip(pieces) {
+                    *slot = slot_of(&cube.corners.perm, p);
+                }
+                rank_arrangement(&slots[..pieces.len()], 8) as u32
             }
             PartKind::EdgeSet(pieces) => {
                 let slots = pieces
