@@ -474,20 +474,20 @@ fn goal_solver(
     orientations: &str,
     data_dir: Option<PathBuf>,
 ) -> PyResult<cubelab::search::goal::GoalSolver> {
-    use cubelab::catalogue::goal::{Goal, GoalTable, Orientations};
+    use cubelab::catalogue::goal::{Goal, GoalTables, Orientations};
     let metric: Metric = named("metric", metric)?;
     let orientations: Orientations = named("orientations", orientations)?;
     let goal = Goal::parse(goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
-    let progress = indicatif::ProgressBar::hidden();
-    let table =
-        GoalTable::open_or_build(&dir, &goal.mask, metric, &progress).map_err(|e| match e {
+    let progress = |_: &_| indicatif::ProgressBar::hidden();
+    let tables =
+        GoalTables::open_or_build(&dir, &goal, metric, &progress).map_err(|e| match e {
             cubelab::catalogue::goal::GoalError::Space(_) => PyValueError::new_err(e.to_string()),
             e => table_error(e),
         })?;
     Ok(cubelab::search::goal::GoalSolver::new(
         goal,
-        Arc::new(table),
+        tables,
         orientations,
     ))
 }

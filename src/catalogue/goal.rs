@@ -26,6 +26,7 @@ use crate::table::{
 };
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 #[derive(Debug, thiserror::Error)]
 pub enum GoalError {
@@ -83,81 +84,106 @@ pub struct NamedGoal {
     pub name: &'static str,
     pub mask: &'static str,
     pub places: Places,
+    /// Masks every place of which the goal implies (an F2L holds all four 2x2x3 blocks on D):
+    /// their tables bound a searched goal's distance from below beside its own.
+    pub helpers: &'static [&'static str],
     pub about: &'static str,
 }
 
+/// The back 2x2x3 block on D; a quarter turn about U-D takes it to the other three.
+const TWO_BY_TWO_BY_THREE: &str = "DL DB DR BL BR DBL DRB";
+
 /// The named goals, each on the D face (white bottom in the standard colours) where it has one.
-pub const NAMED: [NamedGoal; 12] = [
+pub const NAMED: [NamedGoal; 13] = [
     NamedGoal {
         name: "cross",
         mask: "DF DR DB DL",
         places: Places::One,
+        helpers: &[],
         about: "the four D-layer edges home",
     },
     NamedGoal {
         name: "xcross",
         mask: "DF DR DB DL FR DFR",
         places: Places::AboutUd,
+        helpers: &[],
         about: "the cross and one first-two-layers pair (corner and edge), any of the four",
     },
     NamedGoal {
         name: "xxcross",
         mask: "DF DR DB DL FR DFR",
         places: Places::AtOnce(2),
+        helpers: &[],
         about: "the cross and two pairs at once, any two of the four (by search: milliseconds)",
     },
     NamedGoal {
         name: "xxxcross",
         mask: "DF DR DB DL FR DFR",
         places: Places::AtOnce(3),
+        helpers: &[],
         about: "the cross and three pairs at once (by search: a second or so)",
+    },
+    NamedGoal {
+        name: "f2l",
+        mask: "DF DR DB DL FR DFR",
+        places: Places::AtOnce(4),
+        helpers: &[TWO_BY_TWO_BY_THREE],
+        about: "the first two layers: the cross and all four pairs (by search over the xcross and 2x2x3 tables: seconds)",
     },
     NamedGoal {
         name: "f2l-pair",
         mask: "FR DFR",
         places: Places::AboutUd,
+        helpers: &[],
         about: "one first-two-layers pair home, any of the four",
     },
     NamedGoal {
         name: "eo",
         mask: "edges/o",
         places: Places::One,
+        helpers: &[],
         about: "every edge oriented (solvable with U D R L F2 B2)",
     },
     NamedGoal {
         name: "eoline",
         mask: "DF DB edges/o",
         places: Places::One,
+        helpers: &[],
         about: "ZZ's first step: every edge oriented, DF and DB home",
     },
     NamedGoal {
         name: "eocross",
         mask: "DF DR DB DL edges/o",
         places: Places::One,
+        helpers: &[],
         about: "every edge oriented and the cross",
     },
     NamedGoal {
         name: "dr",
         mask: "E/p edges/o corners/o",
         places: Places::One,
+        helpers: &[],
         about: "domino reduction: into Kociemba's subgroup <U, D, R2, L2, F2, B2> (edges and corners oriented, the E-slice edges in the slice)",
     },
     NamedGoal {
         name: "roux-fb",
         mask: "DL FL BL DLF DBL",
         places: Places::One,
+        helpers: &[],
         about: "Roux's first block: the 1x2x3 block on the left (DL FL BL, DLF DBL)",
     },
     NamedGoal {
         name: "2x2x2",
         mask: "DL DB BL DBL",
         places: Places::AboutUd,
+        helpers: &[],
         about: "a 2x2x2 block on D, any of the four (DBL: DL DB BL)",
     },
     NamedGoal {
         name: "2x2x3",
-        mask: "DL DB DR BL BR DBL DRB",
+        mask: TWO_BY_TWO_BY_THREE,
         places: Places::AboutUd,
+        helpers: &[],
         about: "a 2x2x3 block on D, any of the four (the back one: DL DB DR BL BR, DBL DRB)",
     },
 ];
@@ -227,6 +253,8 @@ pub struct Goal {
     pub name: String,
     pub mask: GoalMask,
     pub places: Places,
+    /// Masks the goal holds in each of its four places (see [`NamedGoal::helpers`]).
+    pub helpers: Vec<GoalMask>,
 }
 
 impl Goal {
@@ -238,6 +266,11 @@ impl Goal {
                 name: named.name.to_string(),
                 mask: GoalMask::parse(named.mask)?,
                 places: named.places,
+                helpers: named
+                    .helpers
+                    .iter()
+                    .map(|m| GoalMask::parse(m))
+                    .collect::<Result<_, _>>()?,
             });
         }
         match GoalMask::parse(text) {
@@ -245,11 +278,19 @@ impl Goal {
                 name: mask.to_string(),
                 mask,
                 places: Places::One,
+                helpers: Vec::new(),
             }),
             // One word that is neither a goal nor a piece: most likely a goal misspelt.
             Err(MaskError::Unknown(word)) if word == text => Err(GoalError::Unknown(word)),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// The masks whose tables the goal reads: its own first, then its helpers'.
+    pub fn masks(&self) -> Vec<GoalMask> {
+        std::iter::once(self.mask)
+            .chain(self.helpers.iter().copied())
+            .collect()
     }
 
     /// The rotations the goal's distance is the least over under `orientations`, without
@@ -469,6 +510,50 @@ impl GoalTable {
 
     pub fn path(&self) -> &Path {
         self.table.path()
+    }
+}
+
+/// The tables a goal reads, in the order of [`Goal::masks`]: its own mask's, then its
+/// helpers'. Shared (a server or a sample holds one set for every neutrality).
+#[derive(Clone)]
+pub struct GoalTables {
+    pub own: Arc<GoalTable>,
+    pub helpers: Vec<Arc<GoalTable>>,
+}
+
+impl GoalTables {
+    /// Opens the goal's tables in `metric` from `dir`, building any that is missing (each
+    /// build shown by the bar `progress` makes for its mask).
+    pub fn open_or_build(
+        dir: &Path,
+        goal: &Goal,
+        metric: Metric,
+        progress: &dyn Fn(&GoalMask) -> ProgressBar,
+    ) -> Result<GoalTables, GoalError> {
+        GoalTables::from_masks(goal, |mask| {
+            let bar = progress(mask);
+            let table = GoalTable::open_or_build(dir, mask, metric, &bar);
+            bar.finish_and_clear();
+            table
+        })
+    }
+
+    /// Opens the goal's tables in `metric` from `dir`, building none.
+    pub fn open(dir: &Path, goal: &Goal, metric: Metric) -> Result<GoalTables, GoalError> {
+        GoalTables::from_masks(goal, |mask| GoalTable::open(dir, mask, metric))
+    }
+
+    fn from_masks(
+        goal: &Goal,
+        mut open: impl FnMut(&GoalMask) -> Result<GoalTable, GoalError>,
+    ) -> Result<GoalTables, GoalError> {
+        let own = Arc::new(open(&goal.mask)?);
+        let helpers = goal
+            .helpers
+            .iter()
+            .map(|mask| open(mask).map(Arc::new))
+            .collect::<Result<_, _>>()?;
+        Ok(GoalTables { own, helpers })
     }
 }
 

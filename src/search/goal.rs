@@ -10,7 +10,7 @@
 //! the face the view's rotation shows as `Y`.
 
 use super::canonical::Canonical;
-use crate::catalogue::goal::{Goal, GoalTable, Orientations, View};
+use crate::catalogue::goal::{Goal, GoalTable, GoalTables, Orientations, View};
 use crate::model::cube::{Cube3, Move, Rotation, merge_same_face};
 use crate::model::notation::format_moves;
 use std::sync::Arc;
@@ -65,7 +65,10 @@ pub struct GoalDefect {
 /// A goal, its table and its views under one neutrality.
 pub struct GoalSolver {
     goal: Goal,
+    /// The goal's own table (the one looked up for the length of a goal of one place).
     table: Arc<GoalTable>,
+    /// Its helpers' tables (see [`Goal::helpers`]), read only by the search.
+    helpers: Vec<Arc<GoalTable>>,
     orientations: Orientations,
     /// Without repeats for a goal of one place at a time; for one of several at once
     /// ([`Places::AtOnce`]), each orientation's four places in a row, repeats kept.
@@ -74,8 +77,12 @@ pub struct GoalSolver {
 }
 
 impl GoalSolver {
-    /// The solver of `goal` over `table` (the goal mask's, shared by the neutralities).
-    pub fn new(goal: Goal, table: Arc<GoalTable>, orientations: Orientations) -> GoalSolver {
+    /// The solver of `goal` over its `tables` (shared by the neutralities).
+    pub fn new(goal: Goal, tables: GoalTables, orientations: Orientations) -> GoalSolver {
+        let GoalTables {
+            own: table,
+            helpers,
+        } = tables;
         let views = if goal.places.at_once() > 1 {
             goal.view_groups(orientations).concat()
         } else {
@@ -86,6 +93,7 @@ impl GoalSolver {
         GoalSolver {
             goal,
             table,
+            helpers,
             orientations,
             views,
             canonical,
@@ -247,22 +255,52 @@ impl GoalSolver {
     /// places together takes at least the largest of theirs, and the best choice of places has
     /// the smallest such largest), the least over the orientations; and the orientation's first
     /// view. Each term changes by at most one a move, so the bound is consistent, and it is 0
-    /// exactly where the goal is reached.
+    /// exactly where the goal is reached. A helper's mask is held in all four places, so the
+    /// largest of its four distances bounds the orientation's too.
     fn bound(&self, cube: &Cube3) -> (u8, usize) {
         let at_once = usize::from(self.goal.places.at_once());
         let mut best = (u8::MAX, 0);
         for (g, group) in self.views.chunks(PLACES).enumerate() {
             let mut distances = [0u8; PLACES];
+            let mut helpers = 0;
             for (d, view) in distances.iter_mut().zip(group) {
-                *d = self.table.distance(&view.see(cube));
+                let seen = view.see(cube);
+                *d = self.table.distance(&seen);
+                for helper in &self.helpers {
+                    helpers = helpers.max(helper.distance(&seen));
+                }
             }
             distances.sort_unstable();
-            let bound = distances[at_once - 1];
+            let bound = distances[at_once - 1].max(helpers);
             if bound < best.0 {
                 best = (bound, g * PLACES);
             }
         }
         best
+    }
+
+    /// Whether [`GoalSolver::bound`] is at most `left`, and if so the first view of the first
+    /// orientation within it: the same test, stopped at an orientation's first distance past
+    /// `left` (most nodes of a search fail it, and a look-up in a large table is a cache miss).
+    fn within(&self, cube: &Cube3, left: u8) -> Option<usize> {
+        let at_once = usize::from(self.goal.places.at_once());
+        'groups: for (g, group) in self.views.chunks(PLACES).enumerate() {
+            let mut beyond = 0;
+            for view in group {
+                let seen = view.see(cube);
+                if self.helpers.iter().any(|h| h.distance(&seen) > left) {
+                    continue 'groups;
+                }
+                if self.table.distance(&seen) > left {
+                    beyond += 1;
+                    if beyond > PLACES - at_once {
+                        continue 'groups;
+                    }
+                }
+            }
+            return Some(g * PLACES);
+        }
+        None
     }
 
     /// IDA* for a goal of several places at once: the optimal length, and up to `limit`
@@ -302,10 +340,9 @@ impl GoalSolver {
         if out.len() >= limit {
             return;
         }
-        let (bound, view) = self.bound(cube);
-        if bound > left {
+        let Some(view) = self.within(cube, left) else {
             return;
-        }
+        };
         if left == 0 {
             out.push((view, path.clone()));
             return;
@@ -460,7 +497,6 @@ pub fn rotation_name(rotation: &Rotation) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::catalogue::goal::GoalTable;
     use crate::model::cube::{Face, Metric};
     use crate::model::notation::parse_moves;
     use indicatif::ProgressBar;
@@ -469,9 +505,9 @@ mod tests {
 
     fn solver(dir: &std::path::Path, goal: &str, o: Orientations, metric: Metric) -> GoalSolver {
         let goal = Goal::parse(goal).unwrap();
-        let table =
-            GoalTable::open_or_build(dir, &goal.mask, metric, &ProgressBar::hidden()).unwrap();
-        GoalSolver::new(goal, Arc::new(table), o)
+        let tables =
+            GoalTables::open_or_build(dir, &goal, metric, &|_| ProgressBar::hidden()).unwrap();
+        GoalSolver::new(goal, tables, o)
     }
 
     /// Colour neutrality is the fixed goal on the rotated scrambles: for a goal no rotation

@@ -4,7 +4,7 @@
 
 use crate::cli::{json_lines, run, solve, text};
 use crate::common;
-use cubelab::catalogue::goal::{Goal, GoalTable, Orientations};
+use cubelab::catalogue::goal::{Goal, GoalTables, Orientations, Places};
 use cubelab::model::cube::{Cube3, Face, Metric, Move};
 use cubelab::model::goal_mask::GoalMask;
 use cubelab::search::goal::GoalSolver;
@@ -19,13 +19,13 @@ fn stats(args: &[&str]) -> std::process::Output {
 }
 
 fn goal_solver(dir: &std::path::Path, goal: &str) -> GoalSolver {
-    let goal = Goal::parse(goal).unwrap();
-    let table = GoalTable::open_or_build(dir, &goal.mask, Metric::Htm, &ProgressBar::hidden());
-    GoalSolver::new(
-        goal,
-        std::sync::Arc::new(table.unwrap()),
-        Orientations::Fixed,
-    )
+    solver_of(dir, Goal::parse(goal).unwrap())
+}
+
+fn solver_of(dir: &std::path::Path, goal: Goal) -> GoalSolver {
+    let hidden = |_: &GoalMask| ProgressBar::hidden();
+    let tables = GoalTables::open_or_build(dir, &goal, Metric::Htm, &hidden);
+    GoalSolver::new(goal, tables.unwrap(), Orientations::Fixed)
 }
 
 /// The slots and turns of some pieces: a key for a search over cubies.
@@ -204,6 +204,42 @@ fn the_xxcross_search_agrees_with_a_plain_ida_star_over_cubies() {
         let cube = Cube3::from_moves(&scramble);
         let expected = plain_ida_to(&cube, &reached, &bound);
         assert_eq!(solver.length(&cube), expected);
+        let report = solver.report(&cube, true, 100).unwrap();
+        assert_eq!(u32::from(report.length), u32::from(expected));
+    }
+}
+
+/// A searched goal with a helper, as `f2l` is (the xcross in all four places, bounded also by
+/// the four 2x2x3 blocks), on tables small enough for the suite: all four pairs at once,
+/// bounded also by the two back pairs in each of their four places, against a plain IDA* over
+/// cubies on short scrambles (the goal read off the cubies, bounded by each pair's distance).
+#[test]
+fn a_searched_goal_with_a_helper_agrees_with_a_plain_ida_star_over_cubies() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal {
+        name: "four pairs".into(),
+        mask: GoalMask::parse("FR DFR").unwrap(),
+        places: Places::AtOnce(4),
+        helpers: vec![GoalMask::parse("BL BR DBL DRB").unwrap()],
+    };
+    let solver = solver_of(dir.path(), goal);
+    let pairs = [
+        CubieBound::new(pieces_key(&[8], &[4])),
+        CubieBound::new(pieces_key(&[9], &[5])),
+        CubieBound::new(pieces_key(&[10], &[6])),
+        CubieBound::new(pieces_key(&[11], &[7])),
+    ];
+    let pairs_home = GoalMask::parse("FR FL BL BR DFR DLF DBL DRB").unwrap();
+    let reached = |c: &Cube3| pairs_home.is_reached(c);
+    let bound = |c: &Cube3| pairs.iter().map(|b| b.bound(c)).max().unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(41);
+    for length in [3, 5, 7, 8, 8, 9] {
+        let scramble: Vec<Move> = (0..length)
+            .map(|_| Move::from_index(rand::RngExt::random_range(&mut rng, 0..18)).unwrap())
+            .collect();
+        let cube = Cube3::from_moves(&scramble);
+        let expected = plain_ida_to(&cube, &reached, &bound);
+        assert_eq!(solver.length(&cube), expected, "{scramble:?}");
         let report = solver.report(&cube, true, 100).unwrap();
         assert_eq!(u32::from(report.length), u32::from(expected));
     }

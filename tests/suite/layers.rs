@@ -144,19 +144,15 @@ fn the_cross_is_the_shortest_cross() {
 /// the corner the method chose.
 #[test]
 fn the_cross_and_first_corner_agree_with_the_goal_solver() {
-    use cubelab::catalogue::goal::{Goal, GoalTable, Orientations};
+    use cubelab::catalogue::goal::{Goal, GoalTables, Orientations};
     use cubelab::model::cube::CORNER_NAMES;
     use cubelab::search::goal::GoalSolver;
     let dir = tempfile::tempdir().unwrap();
     let open = |goal: &str| {
         let goal = Goal::parse(goal).unwrap();
-        let progress = indicatif::ProgressBar::hidden();
-        let table = GoalTable::open_or_build(dir.path(), &goal.mask, Metric::Htm, &progress);
-        GoalSolver::new(
-            goal,
-            std::sync::Arc::new(table.unwrap()),
-            Orientations::Fixed,
-        )
+        let hidden = |_: &_| indicatif::ProgressBar::hidden();
+        let tables = GoalTables::open_or_build(dir.path(), &goal, Metric::Htm, &hidden);
+        GoalSolver::new(goal, tables.unwrap(), Orientations::Fixed)
     };
     let cross = open("cross");
     let with_corner: Vec<GoalSolver> = (4..8)

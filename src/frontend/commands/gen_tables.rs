@@ -374,12 +374,16 @@ fn build_goal(args: &Args, text: &str) -> bool {
             _ => Metric::BOTH.to_vec(),
         };
         let dir = &args.data_dir;
-        for metric in metrics {
-            let name = format!("goal {} {metric}", goal.mask);
-            let path = goals::table_path(dir, &goal.mask, metric);
+        // A searched goal reads its helpers' tables too: they are built with it.
+        for (metric, mask) in metrics
+            .into_iter()
+            .flat_map(|m| goal.masks().into_iter().map(move |mask| (m, mask)))
+        {
+            let name = format!("goal {mask} {metric}");
+            let path = goals::table_path(dir, &mask, metric);
             let start = Instant::now();
             if !args.force && path.exists() {
-                match GoalTable::open(dir, &goal.mask, metric) {
+                match GoalTable::open(dir, &mask, metric) {
                     Ok(table) => {
                         compress_if_asked(args, &path)?;
                         let bytes = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
@@ -400,9 +404,9 @@ fn build_goal(args: &Args, text: &str) -> bool {
                 }
             }
             let _lock = BuildLock::acquire(dir).map_err(|e| e.to_string())?;
-            let entries = crate::space::goal::GoalSpace::entries(&goal.mask);
+            let entries = crate::space::goal::GoalSpace::entries(&mask);
             let bar = progress_bar(u64::try_from(entries).unwrap_or(u64::MAX), &name);
-            let header = goals::build(dir, &goal.mask, metric, &bar).map_err(|e| e.to_string())?;
+            let header = goals::build(dir, &mask, metric, &bar).map_err(|e| e.to_string())?;
             bar.finish_and_clear();
             let seconds = start.elapsed().as_secs_f64();
             compress_if_asked(args, &path)?;

@@ -8,7 +8,7 @@
 //! in about 10 s), and a larger one is a 409 naming the command that builds it.
 
 use super::{ApiError, ApiResult, ClientAddress, Server, body, named, positions_asked};
-use crate::catalogue::goal::{Goal, GoalTable, Orientations, build_command};
+use crate::catalogue::goal::{Goal, GoalTable, GoalTables, Orientations, build_command};
 use crate::model::cube::Metric;
 use crate::model::goal_mask::GoalMask;
 use crate::model::position::{Form, Position, Puzzle, parse_position};
@@ -37,27 +37,43 @@ impl Server {
     /// `goal`'s table in `metric`, opened once: built first if missing (or numbered by an older
     /// layout) and small; a larger one only opened, a 409 naming its command if that fails.
     /// The lock is held through a build, so that two requests never build one table twice.
-    fn goal_table(&self, goal: &Goal, metric: Metric) -> Result<Arc<GoalTable>, ApiError> {
-        let key = (goal.mask, metric);
+    fn goal_tables(&self, goal: &Goal, metric: Metric) -> Result<GoalTables, ApiError> {
+        let own = self.goal_table(goal, goal.mask, metric)?;
+        let helpers = goal
+            .helpers
+            .iter()
+            .map(|&mask| self.goal_table(goal, mask, metric))
+            .collect::<Result<_, _>>()?;
+        Ok(GoalTables { own, helpers })
+    }
+
+    /// One of `goal`'s tables, `mask`'s, as [`Server::goal_tables`] opens them.
+    fn goal_table(
+        &self,
+        goal: &Goal,
+        mask: GoalMask,
+        metric: Metric,
+    ) -> Result<Arc<GoalTable>, ApiError> {
+        let key = (mask, metric);
         let mut open = self.goal_tables.0.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(table) = open.get(&key) {
             return Ok(Arc::clone(table));
         }
         let dir = self.data_dir();
         // A goal too large for any table is the request's fault, whatever is on disk.
-        GoalSpace::new(goal.mask, metric).map_err(|e| ApiError::bad(e.to_string()))?;
-        let table = if GoalSpace::entries(&goal.mask) > BUILD_IN_REQUEST {
-            GoalTable::open(dir, &goal.mask, metric).map_err(|e| ApiError {
+        GoalSpace::new(mask, metric).map_err(|e| ApiError::bad(e.to_string()))?;
+        let table = if GoalSpace::entries(&mask) > BUILD_IN_REQUEST {
+            GoalTable::open(dir, &mask, metric).map_err(|e| ApiError {
                 status: StatusCode::CONFLICT,
                 message: format!(
-                    "the goal {}'s table is too large to build in a request ({e}); build it with `{}`",
+                    "the goal {}'s table of {mask} is too large to build in a request ({e}); build it with `{}`",
                     goal.name,
-                    build_command(dir, &goal.mask, metric)
+                    build_command(dir, &mask, metric)
                 ),
             })?
         } else {
             let progress = indicatif::ProgressBar::hidden();
-            GoalTable::open_or_build(dir, &goal.mask, metric, &progress).map_err(|e| ApiError {
+            GoalTable::open_or_build(dir, &mask, metric, &progress).map_err(|e| ApiError {
                 status: StatusCode::INTERNAL_SERVER_ERROR,
                 message: e.to_string(),
             })?
@@ -118,8 +134,8 @@ pub(super) async fn goal(
     let all = asked.all;
     let answers = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, ApiError> {
         let _permit = permit;
-        let table = worker.goal_table(&goal, metric)?;
-        let solver = GoalSolver::new(goal, table, orientations);
+        let tables = worker.goal_tables(&goal, metric)?;
+        let solver = GoalSolver::new(goal, tables, orientations);
         Ok(texts
             .iter()
             .zip(&cubes)

@@ -3,7 +3,7 @@
 
 use super::inputs::{Input, PositionFile, inputs};
 use super::{Args, output_ended};
-use crate::catalogue::goal::{Goal, GoalTable};
+use crate::catalogue::goal::{Goal, GoalTables};
 use crate::model::cube::Cube3;
 use crate::model::position::{Form, Position, parse_position};
 use crate::search::goal::{GoalReport, GoalSolver};
@@ -33,14 +33,15 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
             file.check_not_output(csv, "--csv")?;
         }
     }
-    let bar = progress_bar(
-        u64::try_from(crate::space::goal::GoalSpace::entries(&goal.mask)).unwrap_or(u64::MAX),
-        &format!("goal {}", args.metric),
-    );
-    let table = GoalTable::open_or_build(&args.data_dir, &goal.mask, args.metric, &bar);
-    bar.finish_and_clear();
-    let table = table.map_err(|e| e.to_string())?;
-    let solver = GoalSolver::new(goal, std::sync::Arc::new(table), args.orientations);
+    let bar = |mask: &_| {
+        progress_bar(
+            u64::try_from(crate::space::goal::GoalSpace::entries(mask)).unwrap_or(u64::MAX),
+            &format!("goal {mask} {}", args.metric),
+        )
+    };
+    let tables = GoalTables::open_or_build(&args.data_dir, &goal, args.metric, &bar)
+        .map_err(|e| e.to_string())?;
+    let solver = GoalSolver::new(goal, tables, args.orientations);
     let mut csv = args.csv.as_deref().map(open_csv).transpose()?;
     let form = match (args.moves, args.stickers) {
         (true, _) => Form::Moves,

@@ -1,7 +1,7 @@
 //! stats goal: a partial goal's exact distribution over its whole space, and its optimal lengths
 //! over a sample of scrambles under each colour neutrality.
 
-use crate::catalogue::goal::{Goal, GoalTable, Orientations, Places};
+use crate::catalogue::goal::{Goal, GoalTable, GoalTables, Orientations, Places};
 use crate::frontend::report::chart::{Bars, ChartFormat, Labels, Marks, Scale, bars_and_marks};
 use crate::frontend::report::scrambles::read_scrambles;
 use crate::model::cube::{Cube3, Metric};
@@ -37,6 +37,17 @@ fn open_table(data_dir: &Path, goal: &Goal, metric: Metric) -> Result<GoalTable,
         GoalTable::open_or_build(data_dir, &goal.mask, metric, &bar).map_err(|e| e.to_string());
     bar.finish_and_clear();
     table
+}
+
+/// Opens (building any that is missing) the goal's own table and its helpers' in `metric`.
+fn open_tables(data_dir: &Path, goal: &Goal, metric: Metric) -> Result<GoalTables, String> {
+    let bar = |mask: &_| {
+        progress_bar(
+            u64::try_from(crate::space::goal::GoalSpace::entries(mask)).unwrap_or(u64::MAX),
+            &format!("goal {mask} {metric}"),
+        )
+    };
+    GoalTables::open_or_build(data_dir, goal, metric, &bar).map_err(|e| e.to_string())
 }
 
 pub fn goal(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
@@ -174,11 +185,11 @@ fn over_sample(
     if orientations.is_empty() {
         orientations = vec![Orientations::Fixed, Orientations::Dual, Orientations::Six];
     }
-    // One table, shared by the neutralities.
-    let table = std::sync::Arc::new(open_table(data_dir, goal, metric)?);
+    // One set of tables, shared by the neutralities.
+    let tables = open_tables(data_dir, goal, metric)?;
     let solvers: Vec<GoalSolver> = orientations
         .iter()
-        .map(|&o| GoalSolver::new(goal.clone(), table.clone(), o))
+        .map(|&o| GoalSolver::new(goal.clone(), tables.clone(), o))
         .collect();
     let cubes: Vec<Cube3> = sample.iter().map(|(_, c)| *c).collect();
     let bar = progress_bar(cubes.len() as u64, &format!("{} {metric}", goal.name));
