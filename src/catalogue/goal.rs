@@ -35,6 +35,10 @@ pub enum GoalError {
         names = goal_names()
     )]
     Unknown(String),
+    #[error(
+        "ll (the last layer) is solved by the optimal solver, not a goal table: ask `solve --goal ll` or `stats goal ll`"
+    )]
+    LastLayer,
     #[error(transparent)]
     Mask(#[from] MaskError),
     #[error(transparent)]
@@ -188,8 +192,12 @@ pub const NAMED: [NamedGoal; 13] = [
     },
 ];
 
+/// The goals by name: [`NAMED`]'s, and `ll` (the last layer, solved by the optimal solver: see
+/// `search::last_layer`).
 fn goal_names() -> String {
-    NAMED.iter().map(|g| g.name).collect::<Vec<_>>().join(", ")
+    let mut names: Vec<&str> = NAMED.iter().map(|g| g.name).collect();
+    names.push("ll");
+    names.join(", ")
 }
 
 /// How colour neutral a solver is: on which faces it builds the goal.
@@ -261,6 +269,9 @@ impl Goal {
     /// A goal by name (see [`NAMED`]) or as a piece mask.
     pub fn parse(text: &str) -> Result<Goal, GoalError> {
         let text = text.trim();
+        if text.eq_ignore_ascii_case("ll") {
+            return Err(GoalError::LastLayer);
+        }
         if let Some(named) = NAMED.iter().find(|g| g.name.eq_ignore_ascii_case(text)) {
             return Ok(Goal {
                 name: named.name.to_string(),

@@ -2,7 +2,8 @@
 //! A079762, and with clockwise turns only A152169), the 3x3x3 corners in HTM (Korf 1997), the
 //! phase-1 cosets in both metrics (Dik Winter 1992, Michael Reid 1995; the symmetry-reduced table's
 //! entries weighted by the positions each stands for), the squares group (OEIS
-//! A080627) and `<U, R>` in quarter turns (A080628). The files are the test data's own.
+//! A080627), `<U, R>` in quarter turns (A080628) and the last layer's optimal lengths (Norskog
+//! 2009). The files are the test data's own.
 
 use crate::catalogue::{TableId, TableKind};
 use crate::model::cube::Metric;
@@ -18,6 +19,17 @@ const SQUARES: &str = include_str!("../../tests/data/squares_generators.csv");
 const UR_QTM: &str = include_str!("../../tests/data/ur_qtm.csv");
 const POCKET_DIRECTED: &str = include_str!("../../tests/data/pocket_directed.csv");
 const RANDOM_3X3: &str = include_str!("../../tests/data/random_3x3.csv");
+const LAST_LAYER_HTM: &str = include_str!("../../tests/data/last_layer_htm.csv");
+
+/// The published optimal lengths of the 62,208 last-layer positions in HTM (Norskog 2009):
+/// `(positions, classes)` at each length, the classes under the eight symmetries that keep U
+/// on top.
+pub fn last_layer_htm() -> (Vec<u64>, Vec<u64>) {
+    (
+        parse_column(LAST_LAYER_HTM, 1),
+        parse_column(LAST_LAYER_HTM, 2),
+    )
+}
 
 /// The optimal lengths of uniformly random positions that an experiment's sample is read
 /// against: counts at each length, and where they come from.

@@ -8,6 +8,7 @@ pub mod goal;
 pub mod heuristic;
 pub mod ida;
 pub mod into_h;
+pub mod last_layer;
 pub mod layers;
 pub mod pocket;
 pub mod symmetry;

@@ -7,6 +7,9 @@ use crate::catalogue::goal::{Goal, GoalTables};
 use crate::model::cube::Cube3;
 use crate::model::position::{Form, Position, parse_position};
 use crate::search::goal::{GoalReport, GoalSolver};
+use crate::search::heuristic::AnyHeuristic;
+use crate::search::ida::Solver;
+use crate::search::last_layer::{self, LastLayerSolver};
 use crate::support::units::{progress_bar, quoted};
 use std::io::Write;
 
@@ -25,7 +28,12 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
     if args.puzzle == Some(crate::model::position::Puzzle::Pocket) {
         return Err("--goal is for the 3x3 (a 2x2 is solved whole, instantly, without it)".into());
     }
-    let goal = Goal::parse(text).map_err(|e| e.to_string())?;
+    let last_layer = text.trim().eq_ignore_ascii_case(last_layer::NAME);
+    let goal = if last_layer {
+        None
+    } else {
+        Some(Goal::parse(text).map_err(|e| e.to_string())?)
+    };
     let file = args.file.as_deref().map(PositionFile::open).transpose()?;
     if let Some(file) = &file {
         file.check_not_stdout()?;
@@ -33,15 +41,27 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
             file.check_not_output(csv, "--csv")?;
         }
     }
-    let bar = |mask: &_| {
-        progress_bar(
-            u64::try_from(crate::space::goal::GoalSpace::entries(mask)).unwrap_or(u64::MAX),
-            &format!("goal {mask} {}", args.metric),
-        )
+    let solver = match goal {
+        Some(goal) => {
+            let bar = |mask: &_| {
+                progress_bar(
+                    u64::try_from(crate::space::goal::GoalSpace::entries(mask)).unwrap_or(u64::MAX),
+                    &format!("goal {mask} {}", args.metric),
+                )
+            };
+            let tables = GoalTables::open_or_build(&args.data_dir, &goal, args.metric, &bar)
+                .map_err(|e| e.to_string())?;
+            Answerer::Pieces(GoalSolver::new(goal, tables, args.orientations))
+        }
+        None => {
+            let heuristic = AnyHeuristic::open(&args.data_dir, args.metric, args.tables)
+                .map_err(|e| e.to_string())?;
+            Answerer::LastLayer(LastLayerSolver::new(
+                Solver::new(heuristic),
+                args.orientations,
+            ))
+        }
     };
-    let tables = GoalTables::open_or_build(&args.data_dir, &goal, args.metric, &bar)
-        .map_err(|e| e.to_string())?;
-    let solver = GoalSolver::new(goal, tables, args.orientations);
     let mut csv = args.csv.as_deref().map(open_csv).transpose()?;
     let form = match (args.moves, args.stickers) {
         (true, _) => Form::Moves,
@@ -64,7 +84,14 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
                 continue;
             }
         };
-        let answer = answer(&solver, args, &shown, &cube)?;
+        let answer = match answer(&solver, args, &shown, &cube)? {
+            Ok(answer) => answer,
+            Err(message) => {
+                eprintln!("solve: error: {}: {message}", quoted(&shown, 80));
+                all_solved = false;
+                continue;
+            }
+        };
         if let Some(csv) = csv.as_mut() {
             write_csv_row(csv, index, &answer)?;
         }
@@ -87,15 +114,37 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
     Ok(all_solved)
 }
 
-/// Solves one position and checks every solution on cubies.
-fn answer(solver: &GoalSolver, args: &Args, shown: &str, cube: &Cube3) -> Result<Answer, String> {
-    let report = solver
-        .report(cube, args.all, MAX_SOLUTIONS)
-        .map_err(|e| e.to_string())?;
-    Ok(Answer {
+/// What answers a goal: a piece goal's tables, or the optimal solver for the last layer.
+enum Answerer {
+    Pieces(GoalSolver),
+    LastLayer(LastLayerSolver),
+}
+
+/// Solves one position and checks every solution on cubies: the answer, or what is wrong with
+/// this position (a last-layer goal's position whose first two layers are not solved); an
+/// error stops every position (a defect).
+fn answer(
+    solver: &Answerer,
+    args: &Args,
+    shown: &str,
+    cube: &Cube3,
+) -> Result<Result<Answer, String>, String> {
+    let report = match solver {
+        Answerer::Pieces(solver) => solver
+            .report(cube, args.all, MAX_SOLUTIONS)
+            .map_err(|e| e.to_string())?,
+        Answerer::LastLayer(solver) => match solver.report(cube, args.all, MAX_SOLUTIONS) {
+            Ok(report) => report,
+            Err(e @ last_layer::LastLayerError::NotLastLayer { .. }) => {
+                return Ok(Err(e.to_string()));
+            }
+            Err(e) => return Err(e.to_string()),
+        },
+    };
+    Ok(Ok(Answer {
         position: shown.to_string(),
         report,
-    })
+    }))
 }
 
 fn write_text(out: &mut impl Write, answer: &Answer, all: bool) -> std::io::Result<()> {

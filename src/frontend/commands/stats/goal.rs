@@ -51,6 +51,13 @@ fn open_tables(data_dir: &Path, goal: &Goal, metric: Metric) -> Result<GoalTable
 }
 
 pub fn goal(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
+    if args
+        .goal
+        .trim()
+        .eq_ignore_ascii_case(crate::search::last_layer::NAME)
+    {
+        return super::last_layer::last_layer(data_dir, args);
+    }
     let goal = Goal::parse(args.goal).map_err(|e| e.to_string())?;
     // Everything the user gave is read and checked before a table is built or a file written.
     let sample = match (args.random, args.scrambles) {

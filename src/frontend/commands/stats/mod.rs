@@ -3,6 +3,7 @@
 mod cosets;
 mod experiment;
 mod goal;
+mod last_layer;
 mod plot;
 mod tables;
 use cosets::*;
