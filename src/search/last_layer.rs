@@ -14,11 +14,17 @@
 
 use super::goal::{GoalReport, rotation_name};
 use super::ida::{SearchLimits, SearchStatus, Solver};
+use crate::catalogue::TableKind;
 use crate::catalogue::goal::{Orientations, View};
+use crate::catalogue::kind::metric_code;
+use crate::model::cube::Metric;
 use crate::model::cube::{Corners, Cube3, Edges, Face, Move, Symmetry, merge_same_face};
 use crate::model::goal_mask::GoalMask;
 use crate::model::notation::format_moves;
+use crate::packing::Encoding;
+use crate::table::{Contents, SpaceCode, SpaceParameters, Table, TableError, Verify, write_table};
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 /// The goal's name, beside the piece goals of [`crate::catalogue::goal`].
 pub const NAME: &str = "ll";
@@ -153,6 +159,10 @@ pub enum LastLayerError {
         "the optimal solver gave a solution that does not solve the cube: a defect, please report it"
     )]
     Unchecked,
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("{} is not the last layer's table as this version writes it; remove it and it is rebuilt on the next use", .0.display())]
+    Foreign(PathBuf),
 }
 
 /// The last step as a goal: from a position whose first two layers are solved (on one of the
@@ -264,6 +274,163 @@ pub fn class_lengths(
             }
         })
         .collect()
+}
+
+/// Where the last layer's table in `metric` is cached in `dir`.
+pub fn table_path(dir: &Path, metric: Metric) -> PathBuf {
+    dir.join(format!("{}-{NAME}-{metric}.tbl", TableKind::Goal.name()))
+}
+
+/// The header's name of the last layer's table.
+const HEADER_NAME: &str = "goal ll: the last layer's positions, solved";
+
+/// Identifies [`positions`]' order, which the table's entries follow.
+const FINGERPRINT: u64 = 0x4c4c_0001;
+
+/// Every last-layer position's distance, in [`positions`]' order, in the one table format: a
+/// byte an entry. Solving the 8,020 classes takes minutes, so the table is kept in the data
+/// directory and read back.
+pub struct LastLayerTable {
+    table: Table,
+    classes: Vec<LastLayerClass>,
+    /// Each class's first position's number in [`positions`].
+    first: Vec<u32>,
+}
+
+impl LastLayerTable {
+    /// Opens the table in `metric` from `dir`; if it is missing or another's, solves the
+    /// classes with the solver `solver` opens (in `metric`) and writes it first (`progress`
+    /// counts classes).
+    pub fn open_or_build(
+        dir: &Path,
+        metric: Metric,
+        solver: impl FnOnce() -> Result<Solver, TableError>,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<LastLayerTable, LastLayerError> {
+        match LastLayerTable::open(dir, metric) {
+            Err(LastLayerError::Table(TableError::Missing { .. }) | LastLayerError::Foreign(_)) => {
+                LastLayerTable::build(dir, &solver()?, progress)?;
+                LastLayerTable::open(dir, metric)
+            }
+            opened => opened,
+        }
+    }
+
+    /// Opens the table in `metric` from `dir`, checking it is this one.
+    pub fn open(dir: &Path, metric: Metric) -> Result<LastLayerTable, LastLayerError> {
+        let path = table_path(dir, metric);
+        let rebuild = rebuild_command(dir, metric);
+        if !path.exists() {
+            return Err(TableError::Missing { path, rebuild }.into());
+        }
+        let table = Table::open_path(&path, &rebuild, Verify::IfNew)?;
+        let header = table.header();
+        let ours = header.space == space_code(metric)
+            && header.encoding == Encoding::Byte
+            && header.entries == POSITIONS as u64
+            && header
+                .parameters
+                .as_ref()
+                .is_some_and(|p| p.puzzle == HEADER_NAME && p.fingerprint == FINGERPRINT);
+        if !ours {
+            return Err(LastLayerError::Foreign(path));
+        }
+        let (classes, first) = classes_and_first_positions();
+        Ok(LastLayerTable {
+            table,
+            classes,
+            first,
+        })
+    }
+
+    /// Solves every class with `solver` and writes the table into `dir`.
+    fn build(
+        dir: &Path,
+        solver: &Solver,
+        progress: &indicatif::ProgressBar,
+    ) -> Result<(), LastLayerError> {
+        let metric = solver.metric();
+        let all = positions();
+        let number: HashMap<Cube3, usize> = all.iter().enumerate().map(|(i, c)| (*c, i)).collect();
+        let (classes, first) = classes_and_first_positions();
+        progress.set_length(classes.len() as u64);
+        let lengths = class_lengths(solver, &classes, progress)?;
+        // Every member of a class is a symmetric image of its first one.
+        let mut entries = vec![u8::MAX; POSITIONS];
+        for (&length, &i) in lengths.iter().zip(&first) {
+            for s in symmetries() {
+                entries[number[&s.conjugate(&all[i as usize])]] = length;
+            }
+        }
+        let (histogram, _) = histograms(&classes, &lengths);
+        let contents = Contents {
+            space: space_code(metric),
+            encoding: Encoding::Byte,
+            entries: POSITIONS as u64,
+            histogram,
+            parameters: Some(SpaceParameters {
+                puzzle: HEADER_NAME.into(),
+                generators: Vec::new(),
+                metric: metric_code(metric),
+                order: POSITIONS as u64,
+                outside: 0,
+                fingerprint: FINGERPRINT,
+            }),
+        };
+        std::fs::create_dir_all(dir).map_err(|source| TableError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        write_table(&table_path(dir, metric), contents, &entries)?;
+        Ok(())
+    }
+
+    /// Positions at each length.
+    pub fn histogram(&self) -> &[u64] {
+        &self.table.header().histogram
+    }
+
+    /// The classes, and each one's length.
+    pub fn class_lengths(&self) -> (&[LastLayerClass], Vec<u8>) {
+        let lengths = self
+            .first
+            .iter()
+            .map(|&i| self.table.entry(u64::from(i)))
+            .collect();
+        (&self.classes, lengths)
+    }
+
+    pub fn path(&self) -> &Path {
+        self.table.path()
+    }
+}
+
+fn space_code(metric: Metric) -> SpaceCode {
+    SpaceCode {
+        family: TableKind::Goal.code(),
+        metric: metric_code(metric),
+    }
+}
+
+/// What rebuilds the table: removing it and asking for it again.
+fn rebuild_command(dir: &Path, metric: Metric) -> String {
+    format!(
+        "rm {}; stats --data-dir {} goal ll --metric {metric}",
+        table_path(dir, metric).display(),
+        dir.display()
+    )
+}
+
+/// [`classes`], and the number in [`positions`] of each one's first member.
+fn classes_and_first_positions() -> (Vec<LastLayerClass>, Vec<u32>) {
+    let classes = classes();
+    let number: HashMap<Cube3, u32> = positions()
+        .into_iter()
+        .enumerate()
+        .map(|(i, c)| (c, i as u32))
+        .collect();
+    let first = classes.iter().map(|c| number[&c.representative]).collect();
+    (classes, first)
 }
 
 /// Positions and classes at each length, from [`class_lengths`]: `(positions, classes)`.

@@ -8,7 +8,7 @@ use crate::frontend::report::chart::{Bars, ChartFormat, Labels, Scale, bars_and_
 use crate::model::cube::Metric;
 use crate::search::heuristic::AnyHeuristic;
 use crate::search::ida::Solver;
-use crate::search::last_layer::{self, POSITIONS};
+use crate::search::last_layer::{self, LastLayerTable, POSITIONS};
 use crate::support::units::{mean_depth, progress_bar, thousands};
 use std::path::Path;
 
@@ -28,16 +28,16 @@ pub fn last_layer(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
         .transpose()
         .map_err(|e| e.to_string())?;
     let metric = args.metric.unwrap_or(Metric::Htm);
-    let solver =
-        Solver::new(AnyHeuristic::open(data_dir, metric, TABLES).map_err(|e| e.to_string())?);
-    let classes = last_layer::classes();
-    let bar = progress_bar(classes.len() as u64, &format!("ll {metric}"));
+    // The first run solves the classes (minutes) and keeps the table; later ones read it.
+    let bar = progress_bar(0, &format!("ll {metric}"));
     let started = std::time::Instant::now();
-    let lengths = last_layer::class_lengths(&solver, &classes, &bar);
+    let solver = || AnyHeuristic::open(data_dir, metric, TABLES).map(Solver::new);
+    let table = LastLayerTable::open_or_build(data_dir, metric, solver, &bar);
     bar.finish_and_clear();
-    let lengths = lengths.map_err(|e| e.to_string())?;
+    let table = table.map_err(|e| e.to_string())?;
     let seconds = started.elapsed().as_secs_f64();
-    let (histogram, class_histogram) = last_layer::histograms(&classes, &lengths);
+    let (classes, lengths) = table.class_lengths();
+    let (histogram, class_histogram) = last_layer::histograms(classes, &lengths);
     // Norskog's counts are HTM's; a QTM run has nothing published to meet.
     let published = (metric == Metric::Htm).then(last_layer_htm);
     let agrees = published.as_ref().map(|(positions, counts)| {
@@ -53,6 +53,7 @@ pub fn last_layer(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
             "class_histogram": class_histogram,
             "mean": mean_depth(&histogram),
             "seconds": seconds,
+            "table": table.path(),
             "equals_published": agrees,
         });
         crate::outln!("{line}")?;
