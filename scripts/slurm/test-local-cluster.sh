@@ -3,7 +3,8 @@
 # (slurmctld and slurmd on 127.0.0.1, with munge), submits a sharded 2x2 and 3x3 experiment
 # through submit.sh as 4-task arrays, waits for the merges, and checks that each merged result
 # equals the same experiment solved by one process (same positions, statuses, lengths and
-# solutions); then runs three cosets of H through submit-cosets.sh as a 2-task array and checks
+# solutions); then a goal sample (the cross) through submit-goals.sh as a 3-task array, checked
+# against one process; then runs three cosets of H through submit-cosets.sh as a 2-task array and checks
 # that the merged counts equal the same cosets run one by one. Installs Debian's slurm-wlm and munge first if they are missing (needs root or
 # sudo, and the Debian registry). Everything it starts is stopped when it ends.
 # Usage: scripts/slurm/test-local-cluster.sh   (from anywhere; builds the binaries if needed)
@@ -136,6 +137,33 @@ for x, y in zip(a, b):
 print(f"slurm test: {len(a)} positions from 4 shards equal one process's")
 PY
 done
+# A goal sample: the cross over 3,000 random states, three neutralities, in three shards; the
+# merged histograms must equal one process's.
+goal_args=(--random 3000 --seed 5 --orientations fixed,dual,6)
+out=$work/goal
+jobs=$(CUBELAB_BIN=$bin CUBELAB_DATA=$data CUBELAB_OUT=$out \
+  scripts/slurm/submit-goals.sh 3 cross --cpus-per-task=1 -- "${goal_args[@]}")
+say "goal: $jobs"
+merge=$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')
+for _ in $(seq 600); do
+  case $(squeue -h -j "$merge" -o %T 2>/dev/null) in
+    PENDING | RUNNING | COMPLETING | CONFIGURING) sleep 0.5 ;;
+    *) break ;;
+  esac
+done
+if [ ! -s "$out/merged.json" ]; then
+  say "goal: no merged result"; tail -n 20 "$out"/logs/* "$work"/log/*.log; exit 1
+fi
+"$bin/stats" --data-dir "$data" goal cross "${goal_args[@]}" --json >"$out/single.json"
+python3 - "$out/merged.json" "$out/single.json" "$(ls "$out"/shards/*.csv | wc -l)" <<'PY'
+import json, sys
+merged, single = (json.loads(open(p).readline()) for p in sys.argv[1:3])
+assert int(sys.argv[3]) == 3, f"{sys.argv[3]} shard files, expected 3"
+assert merged["positions"] == single["positions"] == 3000, (merged["positions"], single["positions"])
+for a, b in zip(merged["columns"], single["columns"], strict=True):
+    assert a["histogram"] == b["histogram"], f"merged {a} differs from one process's {b}"
+print(f"slurm test: the cross over 3,000 states from 3 shards equals one process's")
+PY
 # Whole cosets: three symmetry classes from the list, exact to depth 12, over two tasks that
 # run one after the other (each maps about 7 GB, so one at a time: a task takes every CPU).
 wait_for() {

@@ -391,7 +391,7 @@ fn stats_goal_over_a_sample_sets_neutralities_side_by_side() {
     assert!(off <= 2, "{rows:?}");
     let csv_text = std::fs::read_to_string(&csv).unwrap();
     assert_eq!(csv_text.lines().count(), 20_001);
-    assert!(csv_text.starts_with("index,scramble,fixed,dual,6\n"));
+    assert!(csv_text.starts_with("index,total,source,goal,metric,scramble,fixed,dual,6\n"));
     for row in csv_text.lines().skip(1).take(100) {
         let fields: Vec<&str> = row.rsplitn(4, ',').collect();
         let (six, dual, fixed): (u8, u8, u8) = (
@@ -402,4 +402,117 @@ fn stats_goal_over_a_sample_sets_neutralities_side_by_side() {
         assert!(six <= dual && dual <= fixed, "{row}");
     }
     assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
+}
+
+/// A sample answered in shards (`--shard K/N --csv`) and merged (`--merge`) is the sample
+/// answered whole; a merge that lacks a shard says so and exits 1.
+#[test]
+fn goal_samples_split_into_shards_merge_into_the_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let shards = dir.path().join("shards");
+    std::fs::create_dir(&shards).unwrap();
+    let sample = [
+        "--random",
+        "2000",
+        "--seed",
+        "9",
+        "--orientations",
+        "fixed,6",
+    ];
+    for k in 0..3 {
+        let csv = shards.join(format!("shard-{k}.csv"));
+        let shard = format!("{k}/3");
+        let mut args = vec!["--data-dir", data, "goal", "xcross"];
+        args.extend(sample);
+        args.extend(["--shard", &shard, "--csv", csv.to_str().unwrap()]);
+        let out = stats(&args);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let shards_arg = shards.to_str().unwrap();
+    let merged = stats(&[
+        "--data-dir",
+        data,
+        "goal",
+        "xcross",
+        "--merge",
+        shards_arg,
+        "--json",
+    ]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    let mut whole_args = vec!["--data-dir", data, "goal", "xcross", "--json"];
+    whole_args.extend(sample);
+    let whole = stats(&whole_args);
+    let columns = |out: &std::process::Output| json_lines(out)[0]["columns"].clone();
+    assert_eq!(columns(&merged), columns(&whole));
+    assert_eq!(json_lines(&merged)[0]["positions"], 2000);
+    std::fs::remove_file(shards.join("shard-1.csv")).unwrap();
+    let partial = stats(&["--data-dir", data, "goal", "xcross", "--merge", shards_arg]);
+    assert_eq!(partial.status.code(), Some(1));
+    assert!(
+        text(&partial.stderr).contains("positions missing"),
+        "{}",
+        text(&partial.stderr)
+    );
+}
+
+/// `solve --goal ll`: a last-layer position's optimal solution (the optimal solver's, checked
+/// on cubies), the face its first two layers are on, and a clear error for a position whose
+/// first two layers are not solved.
+#[test]
+fn the_last_layer_is_solved_optimally_from_the_first_two_layers() {
+    use cubelab::catalogue::TableKind;
+    let data = common::shared(&[TableKind::UdF4], &[Metric::Htm]);
+    let data = data.to_str().unwrap();
+    let sune = "R U R' U R U2 R'";
+    // The T permutation, 14 moves as usually written, 13 optimally.
+    let t_perm = "F R U' R' U' R U R' F' R U R' U' R' F R F'";
+    let out = solve(
+        &[
+            "--data-dir",
+            data,
+            "--tables",
+            "ud-f4",
+            "--goal",
+            "ll",
+            "--json",
+            sune,
+            t_perm,
+            "z2 R U R' U R U2 R'",
+        ],
+        None,
+    );
+    // The third position's first two layers are on U: with the colour fixed, an error (exit 1).
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 2, "{}", text(&out.stdout));
+    assert_eq!(lines[0]["length"], 7);
+    assert_eq!(lines[1]["length"], 13);
+    let solution = lines[1]["solutions"][0].as_str().unwrap();
+    let after = Cube3::from_moves(&cubelab::model::notation::parse_moves(t_perm).unwrap())
+        .apply_all(&cubelab::model::notation::parse_moves(solution).unwrap());
+    assert!(after.is_solved());
+    let error = text(&out.stderr);
+    assert!(
+        error.contains("the first two layers are not solved (on D)"),
+        "{error}"
+    );
+    let dual = solve(
+        &[
+            "--data-dir",
+            data,
+            "--tables",
+            "ud-f4",
+            "--goal",
+            "ll",
+            "--orientations",
+            "dual",
+            "--json",
+            "z2 R U R' U R U2 R'",
+        ],
+        None,
+    );
+    assert!(dual.status.success(), "{}", text(&dual.stderr));
+    assert_eq!(json_lines(&dual)[0]["bottom"], "U");
+    assert_eq!(json_lines(&dual)[0]["length"], 7);
 }

@@ -4,5 +4,6 @@
 pub mod chart;
 pub mod cosets;
 pub mod experiment;
+pub mod goal_sample;
 pub mod picture;
 pub mod scrambles;

@@ -179,15 +179,18 @@ pub struct Args {
     /// 3x3: solve a partial goal optimally instead of the whole cube, from the goal's table
     /// (built on the first use into --data-dir, seconds for most goals), in --metric. By name:
     /// cross, xcross (cross and any one pair), xxcross and xxxcross (two or three pairs at
-    /// once, searched: milliseconds and about a second), f2l-pair, eo, eoline, eocross, dr
-    /// (domino reduction), roux-fb, 2x2x2 (any of the four on D), 2x2x3 (any of four); or a piece
+    /// once, searched: milliseconds and about a second), f2l (the first two layers, searched
+    /// over the xcross and 2x2x3 tables: about a second), f2l-pair, eo, eoline, eocross, dr
+    /// (domino reduction), roux-fb, 2x2x2 (any of the four on D), 2x2x3 (any of four), ll (the
+    /// last layer: from a position whose first two layers are solved, the whole cube, by the
+    /// optimal solver and its --tables); or a piece
     /// mask, terms separated by spaces or commas: an edge (DF) or corner (DFR) home, a layer
     /// (U D F B L R: its edges and corners), a slice (E M S: its edges), edges, corners; a
     /// term with /o asks only for orientation (DF/o), and edges/o, corners/o for every edge or
     /// corner (with pieces named home: `DF DB edges/o` is EOLine); a term with /p only for
     /// placement among its own slots, any order (`E/p edges/o corners/o` is dr). Each piece
     /// once.
-    #[arg(long, value_name = "GOAL", conflicts_with_all = ["generators", "method", "tables", "budget", "deterministic", "no_dual", "no_symmetry", "print_state", "draw", "timeout", "max_length", "show", "inverse", "verbose"])]
+    #[arg(long, value_name = "GOAL", conflicts_with_all = ["generators", "method", "budget", "deterministic", "no_dual", "no_symmetry", "print_state", "draw", "timeout", "max_length", "show", "inverse", "verbose"])]
     goal: Option<String>,
     /// With --goal: the faces the goal may be built on. fixed: as written (the cross on D);
     /// dual: D or U; 6: any face; 24: any of the cube's orientations (the same as 6 for a goal

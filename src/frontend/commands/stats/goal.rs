@@ -3,6 +3,8 @@
 
 use crate::catalogue::goal::{Goal, GoalTable, GoalTables, Orientations, Places};
 use crate::frontend::report::chart::{Bars, ChartFormat, Labels, Marks, Scale, bars_and_marks};
+use crate::frontend::report::experiment::Shard;
+use crate::frontend::report::goal_sample::{SampleIdentity, SampleRow, read_merged, write_sample};
 use crate::frontend::report::scrambles::read_scrambles;
 use crate::model::cube::{Cube3, Metric};
 use crate::search::goal::{GoalSolver, column_histogram, sample_lengths};
@@ -10,7 +12,6 @@ use crate::support::sample::{ShareRow, compare, wilson_95};
 use crate::support::units::{mean_depth, progress_bar, thousands};
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::io::Write;
 use std::path::Path;
 
 /// What `stats goal` was asked.
@@ -24,6 +25,10 @@ pub struct GoalArgs<'a> {
     pub json: bool,
     pub csv: Option<&'a Path>,
     pub chart: Option<&'a Path>,
+    /// Only this shard's positions of the sample (with --csv, for a Slurm array).
+    pub shard: Option<Shard>,
+    /// Merge these shards' CSV files (or directories of them) instead of sampling.
+    pub merge: &'a [std::path::PathBuf],
 }
 
 /// Opens (building if missing) the goal's table in `metric`, its build shown by a bar.
@@ -59,16 +64,28 @@ pub fn goal(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
         return super::last_layer::last_layer(data_dir, args);
     }
     let goal = Goal::parse(args.goal).map_err(|e| e.to_string())?;
+    if !args.merge.is_empty() {
+        return merged(data_dir, &goal, args);
+    }
     // Everything the user gave is read and checked before a table is built or a file written.
     let sample = match (args.random, args.scrambles) {
-        (Some(n), _) => Some(random_cubes(n, args.seed)),
-        (None, Some(path)) => Some(
+        (Some(n), _) => Some((
+            random_cubes(n, args.seed),
+            format!("random seed {}", args.seed),
+        )),
+        (None, Some(path)) => Some((
             read_scrambles(path)
                 .map_err(|e| e.to_string())?
                 .into_iter()
                 .map(|s| (s.text, s.cube))
                 .collect::<Vec<_>>(),
-        ),
+            format!(
+                "scrambles {}",
+                path.file_name().map_or(path.display().to_string(), |n| n
+                    .to_string_lossy()
+                    .into_owned())
+            ),
+        )),
         (None, None) => None,
     };
     if let Some(chart) = args.chart {
@@ -76,7 +93,7 @@ pub fn goal(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
     }
     match sample {
         None => whole_space(data_dir, &goal, args),
-        Some(sample) => over_sample(data_dir, &goal, args, &sample),
+        Some((sample, source)) => over_sample(data_dir, &goal, args, &sample, source),
     }
 }
 
@@ -181,6 +198,7 @@ fn over_sample(
     goal: &Goal,
     args: &GoalArgs,
     sample: &[(String, Cube3)],
+    source: String,
 ) -> Result<bool, String> {
     let metric = args.metric.unwrap_or(Metric::Htm);
     let mut orientations: Vec<Orientations> = Vec::new();
@@ -198,37 +216,122 @@ fn over_sample(
         .iter()
         .map(|&o| GoalSolver::new(goal.clone(), tables.clone(), o))
         .collect();
-    let cubes: Vec<Cube3> = sample.iter().map(|(_, c)| *c).collect();
+    // A shard answers every count-th position of the whole sample, all of it drawn or read.
+    let shard = args.shard.unwrap_or(Shard::WHOLE);
+    let kept: Vec<usize> = (0..sample.len())
+        .filter(|&i| shard.keeps(i as u64))
+        .collect();
+    let cubes: Vec<Cube3> = kept.iter().map(|&i| sample[i].1).collect();
     let bar = progress_bar(cubes.len() as u64, &format!("{} {metric}", goal.name));
     let started = std::time::Instant::now();
     let lengths = sample_lengths(&solvers, &cubes, &bar);
     let seconds = started.elapsed().as_secs_f64();
     bar.finish_and_clear();
-    let columns: Vec<Column> = solvers
+    if let Some(path) = args.csv {
+        let identity = SampleIdentity {
+            goal: goal.name.clone(),
+            metric: metric.to_string(),
+            source,
+            total: sample.len() as u64,
+            orientations: orientations.iter().map(|o| o.name().to_string()).collect(),
+        };
+        let named: Vec<String> = kept
+            .iter()
+            .map(|&i| match &sample[i] {
+                (text, cube) if text.is_empty() => cube.to_facelets(),
+                (text, _) => text.clone(),
+            })
+            .collect();
+        let rows = kept
+            .iter()
+            .zip(&named)
+            .zip(lengths.chunks(solvers.len()))
+            .map(|((&index, scramble), lengths)| SampleRow {
+                index: index as u64,
+                scramble,
+                lengths,
+            });
+        write_sample(path, &identity, rows).map_err(|e| e.to_string())?;
+    }
+    // The exact whole-space distribution is that of one place in the fixed orientation: it is
+    // set beside the fixed column only for goals of one place.
+    let exact: Option<Vec<u64>> =
+        (goal.places == Places::One).then(|| solvers[0].table().histogram().to_vec());
+    present(goal, args, metric, &orientations, &lengths, seconds, exact)
+}
+
+/// `stats goal --merge`: the shards' rows as one sample, shown as a sample is; false (exit 1)
+/// if a position is missing or was answered twice.
+fn merged(data_dir: &Path, goal: &Goal, args: &GoalArgs) -> Result<bool, String> {
+    let merged = read_merged(args.merge).map_err(|e| e.to_string())?;
+    let identity = &merged.identity;
+    if identity.goal != goal.name {
+        return Err(format!(
+            "the files are a sample of the goal {}, not {}; name that goal",
+            identity.goal, goal.name
+        ));
+    }
+    let metric = Metric::BOTH
+        .into_iter()
+        .find(|m| m.to_string() == identity.metric)
+        .ok_or_else(|| format!("the files' metric '{}' is not htm or qtm", identity.metric))?;
+    let orientations: Vec<Orientations> = identity
+        .orientations
+        .iter()
+        .map(|name| {
+            <Orientations as clap::ValueEnum>::from_str(name, true)
+                .map_err(|_| format!("the files' column '{name}' is not a neutrality"))
+        })
+        .collect::<Result<_, _>>()?;
+    let lengths: Vec<u8> = merged.lengths.concat();
+    // The exact column needs the goal's table, which the shards built; without it, none.
+    let exact = (goal.places == Places::One)
+        .then(|| GoalTable::open(data_dir, &goal.mask, metric).ok())
+        .flatten()
+        .map(|t| t.histogram().to_vec());
+    present(goal, args, metric, &orientations, &lengths, 0.0, exact)?;
+    if merged.missing > 0 || !merged.duplicated.is_empty() {
+        eprintln!(
+            "stats: {} of {} positions missing, {} answered twice ({}): rerun the shards that failed",
+            thousands(merged.missing),
+            thousands(identity.total),
+            merged.duplicated.len(),
+            identity.source
+        );
+        return Ok(false);
+    }
+    Ok(true)
+}
+
+/// A sample's lengths (a row per position, a column per neutrality of `orientations`) as a
+/// table, JSON and chart, the exact whole-space distribution beside the fixed column.
+fn present(
+    goal: &Goal,
+    args: &GoalArgs,
+    metric: Metric,
+    orientations: &[Orientations],
+    lengths: &[u8],
+    seconds: f64,
+    exact: Option<Vec<u64>>,
+) -> Result<bool, String> {
+    let columns: Vec<Column> = orientations
         .iter()
         .enumerate()
-        .map(|(i, solver)| {
-            let histogram = column_histogram(&lengths, solvers.len(), i);
+        .map(|(i, &o)| {
+            let histogram = column_histogram(lengths, orientations.len(), i);
             Column {
-                orientations: solver.orientations().name(),
-                views: solver.views().len(),
+                orientations: o.name(),
+                views: goal.views(o).len(),
                 mean: mean_depth(&histogram),
                 histogram,
             }
         })
         .collect();
-    // The exact whole-space distribution is that of one place in the fixed orientation: it is
-    // set beside the fixed column only for goals of one place.
-    let exact: Option<Vec<u64>> =
-        (goal.places == Places::One).then(|| solvers[0].table().histogram().to_vec());
     let fixed_vs_exact: Option<Vec<ShareRow>> = exact.as_ref().and_then(|exact| {
         let fixed = columns.iter().find(|c| c.orientations == "fixed")?;
         Some(compare(&fixed.histogram, exact))
     });
-    if let Some(path) = args.csv {
-        write_csv(path, sample, &lengths, &columns)?;
-    }
-    let n = cubes.len() as u64;
+    let n = (lengths.len() / orientations.len().max(1)) as u64;
     if args.json {
         let line = serde_json::json!({
             "goal": goal.name,
@@ -359,37 +462,6 @@ fn compact(count: u64) -> String {
         100_000..=9_999_999 => format!("{:.0}k", count as f64 / 1e3),
         _ => format!("{:.1}M", count as f64 / 1e6),
     }
-}
-
-/// One row per position: its number, its scramble (a random state's sticker string) and its
-/// length under each neutrality.
-fn write_csv(
-    path: &Path,
-    sample: &[(String, Cube3)],
-    lengths: &[u8],
-    columns: &[Column],
-) -> Result<(), String> {
-    let fail = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
-    let file = std::fs::File::create(path).map_err(fail)?;
-    let mut out = std::io::BufWriter::new(file);
-    let names: Vec<&str> = columns.iter().map(|c| c.orientations).collect();
-    writeln!(out, "index,scramble,{}", names.join(",")).map_err(fail)?;
-    for (i, ((text, cube), row)) in sample.iter().zip(lengths.chunks(columns.len())).enumerate() {
-        let row: Vec<String> = row.iter().map(u8::to_string).collect();
-        let text = if text.is_empty() {
-            cube.to_facelets()
-        } else {
-            text.clone()
-        };
-        writeln!(
-            out,
-            "{i},\"{}\",{}",
-            text.replace('"', "\"\""),
-            row.join(",")
-        )
-        .map_err(fail)?;
-    }
-    out.flush().map_err(fail)
 }
 
 fn draw(path: &Path, title: &str, bars: &[Bars], marks: &[Marks]) -> Result<(), String> {

@@ -190,6 +190,16 @@ enum Command {
         /// neutrality, the exact shares marked over the fixed bars.
         #[arg(long, value_name = "FILE")]
         chart: Option<PathBuf>,
+        /// Answer only every N-th position of the sample, starting at the K-th (from 0), into
+        /// --csv: N processes (a Slurm array: scripts/slurm/submit-goals.sh) share a sample
+        /// with no coordinator, and --merge puts their files together.
+        #[arg(long, value_name = "K/N", value_parser = parse_shard, requires = "csv")]
+        shard: Option<crate::frontend::report::experiment::Shard>,
+        /// Instead of sampling, merge the --csv files of a sharded sample (files, or
+        /// directories of them) and show the whole sample; exit 1 if a position is missing or
+        /// was answered twice.
+        #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = ["random", "scrambles", "shard", "csv"])]
+        merge: Vec<PathBuf>,
     },
     /// Check a devil's algorithm (`gen-tables --circuit`): applied to the solved position, its
     /// moves must reach every position of the group its header names exactly once and then
@@ -256,6 +266,8 @@ pub fn run(args: Args) -> ExitCode {
             json,
             csv,
             chart,
+            shard,
+            merge,
         } => goal(
             &data_dir,
             &GoalArgs {
@@ -268,6 +280,8 @@ pub fn run(args: Args) -> ExitCode {
                 json,
                 csv: csv.as_deref(),
                 chart: chart.as_deref(),
+                shard,
+                merge: &merge,
             },
         ),
         Command::Cosets {
@@ -341,4 +355,8 @@ fn draw(
     draw_position(out, format, &stickers, &scheme, view).map_err(|e| e.to_string())?;
     crate::outln!("{}", out.display())?;
     Ok(true)
+}
+
+fn parse_shard(text: &str) -> Result<crate::frontend::report::experiment::Shard, String> {
+    crate::frontend::report::experiment::Shard::parse(text).map_err(|e| e.to_string())
 }
