@@ -12,6 +12,7 @@ use cubelab::model::facelet::net;
 use cubelab::model::position::{Form, Position as LibPosition, Puzzle, parse_position};
 use cubelab::packing::Encoding;
 use cubelab::search::coset::{CosetLimits, MAX_DEPTH, Progress as CosetProgress};
+use cubelab::search::last_layer::{GoalAnswerer, LastLayerSolver, LastLayerTable};
 use cubelab::solving::{JsonShape, Method, Request, Solvers};
 use cubelab::table::{BuildLock, Table as LibTable, Verify};
 use indicatif::ProgressBar;
@@ -473,15 +474,38 @@ fn goal_solver(
     metric: &str,
     orientations: &str,
     data_dir: Option<PathBuf>,
-) -> PyResult<cubelab::search::goal::GoalSolver> {
-    use cubelab::catalogue::goal::{Goal, GoalTables, Orientations};
+) -> PyResult<GoalAnswerer> {
+    use cubelab::catalogue::goal::Orientations;
     let metric: Metric = named("metric", metric)?;
     let orientations: Orientations = named("orientations", orientations)?;
-    let goal = Goal::parse(goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
+    if is_last_layer(goal) {
+        let heuristic = cubelab::search::heuristic::AnyHeuristic::open(
+            &dir,
+            metric,
+            cubelab::catalogue::TableKind::UdLayersF4,
+        )
+        .map_err(table_error)?;
+        let solver = cubelab::search::ida::Solver::new(heuristic);
+        return Ok(GoalAnswerer::LastLayer(
+            LastLayerSolver::new(solver, orientations).one_thread(),
+        ));
+    }
+    piece_goal_solver(goal, metric, orientations, &dir).map(GoalAnswerer::Pieces)
+}
+
+/// A goal by name or mask, not `ll`, and its tables (built on first use into `dir`).
+fn piece_goal_solver(
+    goal: &str,
+    metric: Metric,
+    orientations: cubelab::catalogue::goal::Orientations,
+    dir: &std::path::Path,
+) -> PyResult<cubelab::search::goal::GoalSolver> {
+    use cubelab::catalogue::goal::{Goal, GoalTables};
+    let goal = Goal::parse(goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let progress = |_: &_| indicatif::ProgressBar::hidden();
     let tables =
-        GoalTables::open_or_build(&dir, &goal, metric, &progress).map_err(|e| match e {
+        GoalTables::open_or_build(dir, &goal, metric, &progress).map_err(|e| match e {
             cubelab::catalogue::goal::GoalError::Space(_) => PyValueError::new_err(e.to_string()),
             e => table_error(e),
         })?;
@@ -492,11 +516,18 @@ fn goal_solver(
     ))
 }
 
+/// Whether `goal` names the last layer (`ll`), which the optimal solver answers.
+fn is_last_layer(goal: &str) -> bool {
+    goal.trim()
+        .eq_ignore_ascii_case(cubelab::search::last_layer::NAME)
+}
+
 /// `solve_goal(positions, goal, *, metric="htm", orientations="fixed", all=False,
 /// data_dir=None, as_frame=False)`: each 3x3 position's optimal solution to a partial goal (a
 /// name such as "cross" or "xcross", or a piece mask such as "DF DB edges/o"), as
 /// `solve --goal --json` gives it: length, solutions, the face each is on. The goal's table is
-/// built on first use into the data directory. A dict per position (`error` for one that does
+/// built on first use into the data directory; "ll" (the last layer, from a position whose
+/// first two layers are solved) is answered by the optimal solver and its default table. A dict per position (`error` for one that does
 /// not parse), or with as_frame=True a DataFrame. Raises ValueError for an unknown goal, metric
 /// or orientations.
 #[pyfunction]
@@ -529,8 +560,8 @@ fn solve_goal<'py>(
                     }
                     Err(e) => Err(e.to_string()),
                 };
-                let report =
-                    cube.and_then(|c| solver.report(&c, all, 10_000).map_err(|e| e.to_string()));
+                // A defect in the search is an error too, named in the position's dict.
+                let report = cube.and_then(|c| solver.report(&c, all, 10_000).and_then(|r| r));
                 match report {
                     Ok(report) => {
                         let mut value = serde_json::json!(report);
@@ -552,7 +583,8 @@ fn solve_goal<'py>(
 
 /// `goal_distribution(goal, *, metric="htm", data_dir=None)`: a partial goal's exact
 /// distribution over its whole space (the positions of its pieces; for a goal of several
-/// places, one place's), states at each length, from its table (built on first use).
+/// places, one place's), states at each length, from its table (built on first use); for
+/// "ll", the 62,208 last-layer positions' optimal lengths (solved once, minutes, then kept).
 #[pyfunction]
 #[pyo3(signature = (goal, *, metric = "htm", data_dir = None))]
 fn goal_distribution(
@@ -561,7 +593,28 @@ fn goal_distribution(
     metric: &str,
     data_dir: Option<PathBuf>,
 ) -> PyResult<Vec<u64>> {
-    let solver = py.detach(|| goal_solver(goal, metric, "fixed", data_dir))?;
+    let metric: Metric = named("metric", metric)?;
+    let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
+    if is_last_layer(goal) {
+        let solver = || {
+            cubelab::search::heuristic::AnyHeuristic::open(
+                &dir,
+                metric,
+                cubelab::catalogue::TableKind::UdLayersF4,
+            )
+            .map(cubelab::search::ida::Solver::new)
+        };
+        let progress = indicatif::ProgressBar::hidden();
+        let table = py
+            .detach(|| LastLayerTable::open_or_build(&dir, metric, solver, &progress))
+            .map_err(|e| match e {
+                cubelab::search::last_layer::LastLayerError::Table(e) => table_error(e),
+                e => PyValueError::new_err(e.to_string()),
+            })?;
+        return Ok(table.histogram().to_vec());
+    }
+    let fixed = cubelab::catalogue::goal::Orientations::Fixed;
+    let solver = py.detach(|| piece_goal_solver(goal, metric, fixed, &dir))?;
     Ok(solver.table().histogram().to_vec())
 }
 

@@ -243,3 +243,11 @@ def test_goal_distribution_is_the_published_cross_and_bad_goals_raise(tmp_path):
         cubelab.goal_distribution("xcros", data_dir=tmp_path)
     with pytest.raises(ValueError, match="orientations"):
         cubelab.solve_goal(["R"], "cross", orientations="5", data_dir=tmp_path)  # type: ignore[arg-type]
+
+
+def test_the_last_layer_needs_the_optimal_solvers_table_and_says_which(tmp_path):
+    # ll is answered by the optimal solver: without its table, the error names the command.
+    with pytest.raises(cubelab.TableError, match="gen-tables"):
+        cubelab.solve_goal(["R U R' U R U2 R'"], "ll", data_dir=tmp_path)
+    with pytest.raises(cubelab.TableError, match="gen-tables"):
+        cubelab.goal_distribution("ll", data_dir=tmp_path)

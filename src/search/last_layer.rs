@@ -12,7 +12,7 @@
 //! vertical planes) take the set to itself and keep distances, so only one position of each
 //! class is solved: 8,020 of them (the count Bruce Norskog published with the distribution).
 
-use super::goal::{GoalReport, rotation_name};
+use super::goal::{GoalReport, GoalSolver, rotation_name};
 use super::ida::{SearchLimits, SearchStatus, Solver};
 use crate::catalogue::TableKind;
 use crate::catalogue::goal::{Orientations, View};
@@ -170,6 +170,8 @@ pub enum LastLayerError {
 pub struct LastLayerSolver {
     solver: Solver,
     orientations: Orientations,
+    /// Search each position on the calling thread (see [`SearchLimits::one_thread`]).
+    one_thread: bool,
 }
 
 impl LastLayerSolver {
@@ -177,6 +179,15 @@ impl LastLayerSolver {
         LastLayerSolver {
             solver,
             orientations,
+            one_thread: false,
+        }
+    }
+
+    /// For callers that answer many positions in parallel themselves.
+    pub fn one_thread(self) -> LastLayerSolver {
+        LastLayerSolver {
+            one_thread: true,
+            ..self
         }
     }
 
@@ -220,6 +231,7 @@ impl LastLayerSolver {
             dual: true,
             // With `all`, every solution, not one of each symmetric class.
             symmetry: !all,
+            one_thread: self.one_thread,
             ..SearchLimits::default()
         };
         let result = self.solver.solve(cube, limits, |_| {})?;
@@ -274,6 +286,37 @@ pub fn class_lengths(
             }
         })
         .collect()
+}
+
+/// What answers a goal by name or mask: a piece goal's tables, or the optimal solver for the
+/// last layer. The front ends hold one and ask it for reports.
+pub enum GoalAnswerer {
+    Pieces(GoalSolver),
+    LastLayer(LastLayerSolver),
+}
+
+impl GoalAnswerer {
+    /// One optimal solution, or every one (at most `limit`) with `all`, each checked on
+    /// cubies: `Ok(Err(_))` says what is wrong with this position (a last-layer goal's
+    /// position whose first two layers are not solved), `Err` is a defect.
+    pub fn report(
+        &self,
+        cube: &Cube3,
+        all: bool,
+        limit: usize,
+    ) -> Result<Result<GoalReport, String>, String> {
+        match self {
+            GoalAnswerer::Pieces(solver) => solver
+                .report(cube, all, limit)
+                .map(Ok)
+                .map_err(|e| e.to_string()),
+            GoalAnswerer::LastLayer(solver) => match solver.report(cube, all, limit) {
+                Ok(report) => Ok(Ok(report)),
+                Err(e @ LastLayerError::NotLastLayer { .. }) => Ok(Err(e.to_string())),
+                Err(e) => Err(e.to_string()),
+            },
+        }
+    }
 }
 
 /// Where the last layer's table in `metric` is cached in `dir`.

@@ -9,7 +9,7 @@ use crate::model::position::{Form, Position, parse_position};
 use crate::search::goal::{GoalReport, GoalSolver};
 use crate::search::heuristic::AnyHeuristic;
 use crate::search::ida::Solver;
-use crate::search::last_layer::{self, LastLayerSolver};
+use crate::search::last_layer::{self, GoalAnswerer, LastLayerSolver};
 use crate::support::units::{progress_bar, quoted};
 use std::io::Write;
 
@@ -51,12 +51,12 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
             };
             let tables = GoalTables::open_or_build(&args.data_dir, &goal, args.metric, &bar)
                 .map_err(|e| e.to_string())?;
-            Answerer::Pieces(GoalSolver::new(goal, tables, args.orientations))
+            GoalAnswerer::Pieces(GoalSolver::new(goal, tables, args.orientations))
         }
         None => {
             let heuristic = AnyHeuristic::open(&args.data_dir, args.metric, args.tables)
                 .map_err(|e| e.to_string())?;
-            Answerer::LastLayer(LastLayerSolver::new(
+            GoalAnswerer::LastLayer(LastLayerSolver::new(
                 Solver::new(heuristic),
                 args.orientations,
             ))
@@ -114,32 +114,17 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
     Ok(all_solved)
 }
 
-/// What answers a goal: a piece goal's tables, or the optimal solver for the last layer.
-enum Answerer {
-    Pieces(GoalSolver),
-    LastLayer(LastLayerSolver),
-}
-
 /// Solves one position and checks every solution on cubies: the answer, or what is wrong with
-/// this position (a last-layer goal's position whose first two layers are not solved); an
-/// error stops every position (a defect).
+/// this position; an error stops every position (a defect).
 fn answer(
-    solver: &Answerer,
+    solver: &GoalAnswerer,
     args: &Args,
     shown: &str,
     cube: &Cube3,
 ) -> Result<Result<Answer, String>, String> {
-    let report = match solver {
-        Answerer::Pieces(solver) => solver
-            .report(cube, args.all, MAX_SOLUTIONS)
-            .map_err(|e| e.to_string())?,
-        Answerer::LastLayer(solver) => match solver.report(cube, args.all, MAX_SOLUTIONS) {
-            Ok(report) => report,
-            Err(e @ last_layer::LastLayerError::NotLastLayer { .. }) => {
-                return Ok(Err(e.to_string()));
-            }
-            Err(e) => return Err(e.to_string()),
-        },
+    let report = match solver.report(cube, args.all, MAX_SOLUTIONS)? {
+        Ok(report) => report,
+        Err(message) => return Ok(Err(message)),
     };
     Ok(Ok(Answer {
         position: shown.to_string(),
