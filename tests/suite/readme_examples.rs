@@ -46,6 +46,10 @@ fn needs(command: &str) -> Needs {
     }
     // Subgroup tables are small (the README's largest, <U, R>, builds in seconds), and so are
     // the goal tables the examples name, built on first use.
+    // The last layer is the optimal solver's, which reads the 3x3 tables.
+    if command.contains("--goal ll") {
+        return Needs::CubeTables;
+    }
     if command.contains("--generators") || command.contains("--goal") {
         return Needs::TwoByTwo;
     }
