@@ -450,6 +450,21 @@ impl Solvers {
             .get(metric, || PocketSolver::open(&self.data_dir, metric))?)
     }
 
+    /// The optimal 3x3 solver over `tables` in `metric`, opened once and shared (the last
+    /// layer's goal asks it directly).
+    pub fn optimal_solver(
+        &self,
+        metric: Metric,
+        tables: TableKind,
+    ) -> Result<Arc<Solver>, SolvingError> {
+        let request = Request {
+            metric,
+            tables,
+            ..Request::default()
+        };
+        Ok(self.cube_solver(&request)?.value)
+    }
+
     fn cube_solver(&self, request: &Request) -> Result<Opened<Solver>, SolvingError> {
         Ok(self.cube.get((request.metric, request.tables), || {
             AnyHeuristic::open(&self.data_dir, request.metric, request.tables).map(Solver::new)

@@ -486,7 +486,7 @@ fn goal_solver(
             cubelab::catalogue::TableKind::UdLayersF4,
         )
         .map_err(table_error)?;
-        let solver = cubelab::search::ida::Solver::new(heuristic);
+        let solver = Arc::new(cubelab::search::ida::Solver::new(heuristic));
         return Ok(GoalAnswerer::LastLayer(
             LastLayerSolver::new(solver, orientations).one_thread(),
         ));
@@ -504,11 +504,10 @@ fn piece_goal_solver(
     use cubelab::catalogue::goal::{Goal, GoalTables};
     let goal = Goal::parse(goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let progress = |_: &_| indicatif::ProgressBar::hidden();
-    let tables =
-        GoalTables::open_or_build(dir, &goal, metric, &progress).map_err(|e| match e {
-            cubelab::catalogue::goal::GoalError::Space(_) => PyValueError::new_err(e.to_string()),
-            e => table_error(e),
-        })?;
+    let tables = GoalTables::open_or_build(dir, &goal, metric, &progress).map_err(|e| match e {
+        cubelab::catalogue::goal::GoalError::Space(_) => PyValueError::new_err(e.to_string()),
+        e => table_error(e),
+    })?;
     Ok(cubelab::search::goal::GoalSolver::new(
         goal,
         tables,

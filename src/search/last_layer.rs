@@ -168,14 +168,14 @@ pub enum LastLayerError {
 /// The last step as a goal: from a position whose first two layers are solved (on one of the
 /// faces a neutrality allows), the whole cube solved, optimally.
 pub struct LastLayerSolver {
-    solver: Solver,
+    solver: std::sync::Arc<Solver>,
     orientations: Orientations,
     /// Search each position on the calling thread (see [`SearchLimits::one_thread`]).
     one_thread: bool,
 }
 
 impl LastLayerSolver {
-    pub fn new(solver: Solver, orientations: Orientations) -> LastLayerSolver {
+    pub fn new(solver: std::sync::Arc<Solver>, orientations: Orientations) -> LastLayerSolver {
         LastLayerSolver {
             solver,
             orientations,

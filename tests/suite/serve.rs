@@ -608,4 +608,20 @@ fn goals_are_answered_from_their_tables() {
         answer["error"].as_str().unwrap().contains("gen-tables"),
         "{answer}"
     );
+    // The last layer, by the server's optimal solver: a position whose first two layers are
+    // not solved is that position's error.
+    let (status, answer) = post(
+        &server,
+        "/goal",
+        json!({"goal": "ll", "positions": ["R U R' U R U2 R'", "R U F"]}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["answers"][0]["length"], 7, "{answer}");
+    assert!(
+        answer["answers"][1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("first two layers are not solved"),
+        "{answer}"
+    );
 }

@@ -13,6 +13,7 @@ use crate::model::cube::Metric;
 use crate::model::goal_mask::GoalMask;
 use crate::model::position::{Form, Position, Puzzle, parse_position};
 use crate::search::goal::GoalSolver;
+use crate::search::last_layer::{self, GoalAnswerer, LastLayerSolver};
 use crate::space::goal::GoalSpace;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -112,7 +113,13 @@ pub(super) async fn goal(
         "orientations",
         asked.orientations.as_deref().unwrap_or("fixed"),
     )?;
-    let goal = Goal::parse(&asked.goal).map_err(|e| ApiError::bad(e.to_string()))?;
+    // The last layer is the optimal solver's: no goal table.
+    let last_layer = asked.goal.trim().eq_ignore_ascii_case(last_layer::NAME);
+    let goal = if last_layer {
+        None
+    } else {
+        Some(Goal::parse(&asked.goal).map_err(|e| ApiError::bad(e.to_string()))?)
+    };
     let cubes: Vec<Result<_, String>> = texts
         .iter()
         .map(
@@ -129,22 +136,37 @@ pub(super) async fn goal(
     let client = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
     // A goal of several places at once is searched (up to a second a position): it takes a
     // search thread, as an optimal solve does.
-    let permit = server.permits(client, goal.places.at_once() > 1).await?;
+    let searched = goal.as_ref().is_none_or(|g| g.places.at_once() > 1);
+    let permit = server.permits(client, searched).await?;
     let worker = Arc::clone(&server);
     let all = asked.all;
     let answers = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, ApiError> {
         let _permit = permit;
-        let tables = worker.goal_tables(&goal, metric)?;
-        let solver = GoalSolver::new(goal, tables, orientations);
+        let solver = match goal {
+            Some(goal) => {
+                let tables = worker.goal_tables(&goal, metric)?;
+                GoalAnswerer::Pieces(GoalSolver::new(goal, tables, orientations))
+            }
+            None => {
+                let optimal = worker
+                    .solvers
+                    .optimal_solver(metric, worker.tables)
+                    .map_err(|e| ApiError {
+                        status: StatusCode::CONFLICT,
+                        message: e.to_string(),
+                    })?;
+                GoalAnswerer::LastLayer(LastLayerSolver::new(optimal, orientations))
+            }
+        };
         Ok(texts
             .iter()
             .zip(&cubes)
             .map(|(text, cube)| {
-                let answer = cube.as_ref().map_err(Clone::clone).and_then(|cube| {
-                    solver
-                        .report(cube, all, MAX_SOLUTIONS)
-                        .map_err(|e| e.to_string())
-                });
+                // A position the goal cannot take and a defect alike are the position's error.
+                let answer = cube
+                    .as_ref()
+                    .map_err(Clone::clone)
+                    .and_then(|cube| solver.report(cube, all, MAX_SOLUTIONS).and_then(|r| r));
                 match answer {
                     Ok(report) => {
                         let mut value = json!(report);

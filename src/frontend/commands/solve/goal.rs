@@ -57,7 +57,7 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
             let heuristic = AnyHeuristic::open(&args.data_dir, args.metric, args.tables)
                 .map_err(|e| e.to_string())?;
             GoalAnswerer::LastLayer(LastLayerSolver::new(
-                Solver::new(heuristic),
+                std::sync::Arc::new(Solver::new(heuristic)),
                 args.orientations,
             ))
         }
