@@ -99,6 +99,17 @@ for _ in $(seq 24); do
   echo "${line[*]}"
 done >"$work/scrambles.txt"
 
+# Waits (up to ten minutes) for job $1 to end. squeue -j lists a finished job too (as
+# COMPLETED, FAILED...) for a few minutes.
+wait_for() {
+  for _ in $(seq 1200); do
+    case $(squeue -h -j "$1" -o %T 2>/dev/null) in
+      PENDING | RUNNING | COMPLETING | CONFIGURING) sleep 0.5 ;;
+      *) break ;;
+    esac
+  done
+}
+
 experiments=(
   "pocket|--puzzle 2x2 --random 200 --seed 11"
   "cube|--file $work/scrambles.txt --tables ud-f4 --deterministic"
@@ -110,14 +121,7 @@ for experiment in "${experiments[@]}"; do
   jobs=$(CUBELAB_BIN=$bin CUBELAB_DATA=$data CUBELAB_OUT=$out \
     scripts/slurm/submit.sh 4 --cpus-per-task=1 -- "${solve_args[@]}")
   say "$name: $jobs"
-  merge=$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')
-  # squeue -j lists a finished job too (as COMPLETED, FAILED...) for a few minutes.
-  for _ in $(seq 600); do
-    case $(squeue -h -j "$merge" -o %T 2>/dev/null) in
-      PENDING | RUNNING | COMPLETING | CONFIGURING) sleep 0.5 ;;
-      *) break ;;
-    esac
-  done
+  wait_for "$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')"
   if [ ! -s "$out/merged.csv" ]; then
     say "$name: no merged result"; tail -n 20 "$out"/logs/* "$work"/log/*.log; exit 1
   fi
@@ -144,13 +148,7 @@ out=$work/goal
 jobs=$(CUBELAB_BIN=$bin CUBELAB_DATA=$data CUBELAB_OUT=$out \
   scripts/slurm/submit-goals.sh 3 cross --cpus-per-task=1 -- "${goal_args[@]}")
 say "goal: $jobs"
-merge=$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')
-for _ in $(seq 600); do
-  case $(squeue -h -j "$merge" -o %T 2>/dev/null) in
-    PENDING | RUNNING | COMPLETING | CONFIGURING) sleep 0.5 ;;
-    *) break ;;
-  esac
-done
+wait_for "$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')"
 if [ ! -s "$out/merged.json" ]; then
   say "goal: no merged result"; tail -n 20 "$out"/logs/* "$work"/log/*.log; exit 1
 fi
@@ -166,14 +164,6 @@ print(f"slurm test: the cross over 3,000 states from 3 shards equals one process
 PY
 # Whole cosets: three symmetry classes from the list, exact to depth 12, over two tasks that
 # run one after the other (each maps about 7 GB, so one at a time: a task takes every CPU).
-wait_for() {
-  for _ in $(seq 1200); do
-    case $(squeue -h -j "$1" -o %T 2>/dev/null) in
-      PENDING | RUNNING | COMPLETING | CONFIGURING) sleep 0.5 ;;
-      *) break ;;
-    esac
-  done
-}
 "$bin/cubelab" cosets --data-dir "$data" --from 1000000 --count 3 >"$work/cosets.txt"
 coset_args=(--exact --max-depth 12)
 out=$work/cosets

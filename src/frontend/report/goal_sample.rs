@@ -6,6 +6,7 @@
 //! a Slurm array merge without a coordinator: [`read_merged`] refuses rows of different
 //! samples and finds the positions no shard answered and those answered twice.
 
+use super::experiment::{ExperimentError, experiment_files};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -56,8 +57,10 @@ pub enum GoalSampleError {
         second: PathBuf,
         theirs: String,
     },
-    #[error("{} holds no CSV file; name the shards' files or their directory", .0.display())]
-    Empty(PathBuf),
+    #[error(transparent)]
+    Files(#[from] ExperimentError),
+    #[error("no file of a goal sample was named")]
+    Empty,
 }
 
 /// Writes a sample's rows to `path` (replacing it), with the header.
@@ -109,29 +112,10 @@ pub struct MergedSample {
     pub duplicated: Vec<u64>,
 }
 
-/// The rows of the files named (files as given, directories as the `*.csv` in them), merged.
+/// The rows of the files named (files as given, directories as the `*.csv` in them, as for
+/// experiments), merged.
 pub fn read_merged(paths: &[PathBuf]) -> Result<MergedSample, GoalSampleError> {
-    let mut files = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let io = |source| GoalSampleError::Io {
-                path: path.clone(),
-                source,
-            };
-            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
-                .map_err(io)?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "csv") && p.is_file())
-                .collect();
-            if found.is_empty() {
-                return Err(GoalSampleError::Empty(path.clone()));
-            }
-            found.sort();
-            files.extend(found);
-        } else {
-            files.push(path.clone());
-        }
-    }
+    let files = experiment_files(paths)?;
     let mut identity: Option<(PathBuf, SampleIdentity)> = None;
     let mut by_index: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
     let mut duplicated = Vec::new();
@@ -158,8 +142,7 @@ pub fn read_merged(paths: &[PathBuf]) -> Result<MergedSample, GoalSampleError> {
             }
         }
     }
-    let (_, identity) = identity
-        .ok_or_else(|| GoalSampleError::Empty(paths.first().cloned().unwrap_or_default()))?;
+    let (_, identity) = identity.ok_or(GoalSampleError::Empty)?;
     let answered = by_index.range(..identity.total).count() as u64;
     Ok(MergedSample {
         missing: identity.total - answered,
