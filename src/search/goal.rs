@@ -250,38 +250,15 @@ impl GoalSolver {
         self.goal.mask.is_reached(&self.views[view].see(&after))
     }
 
-    /// For a goal of several places at once, a lower bound of `cube`'s distance: for each
-    /// orientation, the `at_once`-th smallest of its places' exact distances (reaching those
-    /// places together takes at least the largest of theirs, and the best choice of places has
-    /// the smallest such largest), the least over the orientations; and the orientation's first
-    /// view. Each term changes by at most one a move, so the bound is consistent, and it is 0
-    /// exactly where the goal is reached. A helper's mask is held in all four places, so the
-    /// largest of its four distances bounds the orientation's too.
-    fn bound(&self, cube: &Cube3) -> (u8, usize) {
-        let at_once = usize::from(self.goal.places.at_once());
-        let mut best = (u8::MAX, 0);
-        for (g, group) in self.views.chunks(PLACES).enumerate() {
-            let mut distances = [0u8; PLACES];
-            let mut helpers = 0;
-            for (d, view) in distances.iter_mut().zip(group) {
-                let seen = view.see(cube);
-                *d = self.table.distance(&seen);
-                for helper in &self.helpers {
-                    helpers = helpers.max(helper.distance(&seen));
-                }
-            }
-            distances.sort_unstable();
-            let bound = distances[at_once - 1].max(helpers);
-            if bound < best.0 {
-                best = (bound, g * PLACES);
-            }
-        }
-        best
-    }
-
-    /// Whether [`GoalSolver::bound`] is at most `left`, and if so the first view of the first
-    /// orientation within it: the same test, stopped at an orientation's first distance past
-    /// `left` (most nodes of a search fail it, and a look-up in a large table is a cache miss).
+    /// For a goal of several places at once, whether a lower bound of `cube`'s distance is at
+    /// most `left`, and if so the first view of the first orientation within it. The bound: for
+    /// each orientation, the `at_once`-th smallest of its places' exact distances (reaching
+    /// those places together takes at least the largest of theirs, and the best choice of
+    /// places has the smallest such largest), and the largest distance of a helper (its mask
+    /// is held in all four places); the least over the orientations. Each term changes by at
+    /// most one a move, so the bound is consistent, and it is 0 exactly where the goal is
+    /// reached. An orientation is given up at its first distance past `left`: most nodes of a
+    /// search fail the test, and a look-up in a large table is a cache miss.
     fn within(&self, cube: &Cube3, left: u8) -> Option<usize> {
         let at_once = usize::from(self.goal.places.at_once());
         'groups: for (g, group) in self.views.chunks(PLACES).enumerate() {
@@ -307,7 +284,10 @@ impl GoalSolver {
     /// optimal solutions (each named by the first view of the orientation it reaches in).
     fn search(&self, cube: &Cube3, limit: usize) -> (u8, Vec<GoalSolution>) {
         let moves = self.table.space().moves();
-        let mut depth = self.bound(cube).0;
+        // The first iteration's depth: the bound itself, the least depth within it.
+        let mut depth = (0..u8::MAX)
+            .find(|&d| self.within(cube, d).is_some())
+            .unwrap_or(u8::MAX);
         loop {
             let mut found = Vec::new();
             let mut path = Vec::with_capacity(usize::from(depth));

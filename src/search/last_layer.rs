@@ -112,34 +112,40 @@ pub fn symmetries() -> Vec<Symmetry> {
         .collect()
 }
 
-/// One class of last-layer positions under [`symmetries`]: a member and how many there are.
+/// One class of last-layer positions under [`symmetries`]: its first member, that member's
+/// number in [`positions`], and how many there are.
 #[derive(Clone, Copy, Debug)]
 pub struct LastLayerClass {
     pub representative: Cube3,
+    pub first: u32,
     pub size: u32,
 }
 
 /// The classes of the last-layer positions, in the order of their first member in
-/// [`positions`].
-pub fn classes() -> Vec<LastLayerClass> {
+/// [`positions`], and each position's class number, in that order.
+pub fn classes() -> (Vec<LastLayerClass>, Vec<u32>) {
     let symmetries = symmetries();
-    let mut index: HashMap<Cube3, usize> = HashMap::with_capacity(POSITIONS);
+    let mut index: HashMap<Cube3, u32> = HashMap::with_capacity(POSITIONS);
     let mut classes: Vec<LastLayerClass> = Vec::new();
-    for cube in positions() {
+    let mut class_of = Vec::with_capacity(POSITIONS);
+    for (number, cube) in positions().into_iter().enumerate() {
         if let Some(&class) = index.get(&cube) {
-            classes[class].size += 1;
+            classes[class as usize].size += 1;
+            class_of.push(class);
             continue;
         }
-        let class = classes.len();
+        let class = classes.len() as u32;
         for s in &symmetries {
             index.insert(s.conjugate(&cube), class);
         }
         classes.push(LastLayerClass {
             representative: cube,
+            first: number as u32,
             size: 1,
         });
+        class_of.push(class);
     }
-    classes
+    (classes, class_of)
 }
 
 /// Why a last-layer position could not be answered.
@@ -336,8 +342,6 @@ const FINGERPRINT: u64 = 0x4c4c_0001;
 pub struct LastLayerTable {
     table: Table,
     classes: Vec<LastLayerClass>,
-    /// Each class's first position's number in [`positions`].
-    first: Vec<u32>,
 }
 
 impl LastLayerTable {
@@ -378,12 +382,8 @@ impl LastLayerTable {
         if !ours {
             return Err(LastLayerError::Foreign(path));
         }
-        let (classes, first) = classes_and_first_positions();
-        Ok(LastLayerTable {
-            table,
-            classes,
-            first,
-        })
+        let (classes, _) = classes();
+        Ok(LastLayerTable { table, classes })
     }
 
     /// Solves every class with `solver` and writes the table into `dir`.
@@ -393,18 +393,11 @@ impl LastLayerTable {
         progress: &indicatif::ProgressBar,
     ) -> Result<(), LastLayerError> {
         let metric = solver.metric();
-        let all = positions();
-        let number: HashMap<Cube3, usize> = all.iter().enumerate().map(|(i, c)| (*c, i)).collect();
-        let (classes, first) = classes_and_first_positions();
+        let (classes, class_of) = classes();
         progress.set_length(classes.len() as u64);
         let lengths = class_lengths(solver, &classes, progress)?;
-        // Every member of a class is a symmetric image of its first one.
-        let mut entries = vec![u8::MAX; POSITIONS];
-        for (&length, &i) in lengths.iter().zip(&first) {
-            for s in symmetries() {
-                entries[number[&s.conjugate(&all[i as usize])]] = length;
-            }
-        }
+        // Every member of a class is a symmetric image of its first one: the same distance.
+        let entries: Vec<u8> = class_of.iter().map(|&c| lengths[c as usize]).collect();
         let (histogram, _) = histograms(&classes, &lengths);
         let contents = Contents {
             space: space_code(metric),
@@ -436,9 +429,9 @@ impl LastLayerTable {
     /// The classes, and each one's length.
     pub fn class_lengths(&self) -> (&[LastLayerClass], Vec<u8>) {
         let lengths = self
-            .first
+            .classes
             .iter()
-            .map(|&i| self.table.entry(u64::from(i)))
+            .map(|c| self.table.entry(u64::from(c.first)))
             .collect();
         (&self.classes, lengths)
     }
@@ -462,18 +455,6 @@ fn rebuild_command(dir: &Path, metric: Metric) -> String {
         table_path(dir, metric).display(),
         dir.display()
     )
-}
-
-/// [`classes`], and the number in [`positions`] of each one's first member.
-fn classes_and_first_positions() -> (Vec<LastLayerClass>, Vec<u32>) {
-    let classes = classes();
-    let number: HashMap<Cube3, u32> = positions()
-        .into_iter()
-        .enumerate()
-        .map(|(i, c)| (c, i as u32))
-        .collect();
-    let first = classes.iter().map(|c| number[&c.representative]).collect();
-    (classes, first)
 }
 
 /// Positions and classes at each length, from [`class_lengths`]: `(positions, classes)`.
@@ -509,8 +490,14 @@ mod tests {
     #[test]
     fn the_positions_fall_into_8020_classes() {
         assert_eq!(symmetries().len(), 8);
-        let classes = classes();
+        let (classes, class_of) = classes();
         assert_eq!(classes.len(), 8_020);
+        assert_eq!(class_of.len(), POSITIONS);
+        let all = positions();
+        for (c, class) in classes.iter().enumerate() {
+            assert_eq!(all[class.first as usize], class.representative);
+            assert_eq!(class_of[class.first as usize] as usize, c);
+        }
         assert_eq!(
             classes.iter().map(|c| u64::from(c.size)).sum::<u64>(),
             POSITIONS as u64
