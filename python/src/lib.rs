@@ -517,8 +517,7 @@ fn piece_goal_solver(
 
 /// Whether `goal` names the last layer (`ll`), which the optimal solver answers.
 fn is_last_layer(goal: &str) -> bool {
-    goal.trim()
-        .eq_ignore_ascii_case(cubelab::search::last_layer::NAME)
+    cubelab::catalogue::goal::names_last_layer(goal)
 }
 
 /// `solve_goal(positions, goal, *, metric="htm", orientations="fixed", all=False,

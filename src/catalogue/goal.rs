@@ -192,11 +192,20 @@ pub const NAMED: [NamedGoal; 13] = [
     },
 ];
 
+/// The last layer's name: a goal the optimal solver answers, not a table (see
+/// `search::last_layer`).
+pub const LAST_LAYER: &str = "ll";
+
+/// Whether `text` names the last layer ([`LAST_LAYER`], any case, spaces around).
+pub fn names_last_layer(text: &str) -> bool {
+    text.trim().eq_ignore_ascii_case(LAST_LAYER)
+}
+
 /// The goals by name: [`NAMED`]'s, and `ll` (the last layer, solved by the optimal solver: see
 /// `search::last_layer`).
 fn goal_names() -> String {
     let mut names: Vec<&str> = NAMED.iter().map(|g| g.name).collect();
-    names.push("ll");
+    names.push(LAST_LAYER);
     names.join(", ")
 }
 
@@ -269,7 +278,7 @@ impl Goal {
     /// A goal by name (see [`NAMED`]) or as a piece mask.
     pub fn parse(text: &str) -> Result<Goal, GoalError> {
         let text = text.trim();
-        if text.eq_ignore_ascii_case("ll") {
+        if names_last_layer(text) {
             return Err(GoalError::LastLayer);
         }
         if let Some(named) = NAMED.iter().find(|g| g.name.eq_ignore_ascii_case(text)) {

@@ -27,7 +27,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The goal's name, beside the piece goals of [`crate::catalogue::goal`].
-pub const NAME: &str = "ll";
+pub const NAME: &str = crate::catalogue::goal::LAST_LAYER;
 
 /// How many last-layer positions there are.
 pub const POSITIONS: usize = 62_208;

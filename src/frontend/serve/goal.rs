@@ -13,7 +13,7 @@ use crate::model::cube::Metric;
 use crate::model::goal_mask::GoalMask;
 use crate::model::position::{Form, Position, Puzzle, parse_position};
 use crate::search::goal::GoalSolver;
-use crate::search::last_layer::{self, GoalAnswerer, LastLayerSolver};
+use crate::search::last_layer::{GoalAnswerer, LastLayerSolver};
 use crate::space::goal::GoalSpace;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -114,7 +114,7 @@ pub(super) async fn goal(
         asked.orientations.as_deref().unwrap_or("fixed"),
     )?;
     // The last layer is the optimal solver's: no goal table.
-    let last_layer = asked.goal.trim().eq_ignore_ascii_case(last_layer::NAME);
+    let last_layer = crate::catalogue::goal::names_last_layer(&asked.goal);
     let goal = if last_layer {
         None
     } else {

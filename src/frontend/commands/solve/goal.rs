@@ -9,7 +9,7 @@ use crate::model::position::{Form, Position, parse_position};
 use crate::search::goal::{GoalReport, GoalSolver};
 use crate::search::heuristic::AnyHeuristic;
 use crate::search::ida::Solver;
-use crate::search::last_layer::{self, GoalAnswerer, LastLayerSolver};
+use crate::search::last_layer::{GoalAnswerer, LastLayerSolver};
 use crate::support::units::{progress_bar, quoted};
 use std::io::Write;
 
@@ -28,7 +28,7 @@ pub(super) fn execute_goal(args: &Args, text: &str) -> Result<bool, String> {
     if args.puzzle == Some(crate::model::position::Puzzle::Pocket) {
         return Err("--goal is for the 3x3 (a 2x2 is solved whole, instantly, without it)".into());
     }
-    let last_layer = text.trim().eq_ignore_ascii_case(last_layer::NAME);
+    let last_layer = crate::catalogue::goal::names_last_layer(text);
     let goal = if last_layer {
         None
     } else {

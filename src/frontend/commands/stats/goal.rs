@@ -56,11 +56,7 @@ fn open_tables(data_dir: &Path, goal: &Goal, metric: Metric) -> Result<GoalTable
 }
 
 pub fn goal(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
-    if args
-        .goal
-        .trim()
-        .eq_ignore_ascii_case(crate::search::last_layer::NAME)
-    {
+    if crate::catalogue::goal::names_last_layer(args.goal) {
         return super::last_layer::last_layer(data_dir, args);
     }
     let goal = Goal::parse(args.goal).map_err(|e| e.to_string())?;
