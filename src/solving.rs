@@ -645,6 +645,7 @@ fn solve_two_phase(
         max_length: request.max_length.unwrap_or(TWO_PHASE_MAX_LENGTH),
         budget: request.budget,
         timeout: request.timeout,
+        fruitless_ud_phase1: None,
     };
     let start = Instant::now();
     let result = solver.solve(cube, limits, &mut |found| {

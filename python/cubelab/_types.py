@@ -82,6 +82,7 @@ CosetResult = TypedDict(
         "depths": List[CosetDepth],
         "bound": Optional[int],
         "unsolved": int,
+        "finished": int,
         "unsolved_positions": List[str],
         "seconds": float,
     },

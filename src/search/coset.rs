@@ -27,7 +27,9 @@
 //! depths at which its last elements arrive are no longer exact distances.
 
 use super::canonical::Canonical;
+use super::coset_finish::{self, FINISH_AT_MOST};
 use super::into_h::{DistanceIntoH, Turns, TurnsEntry, TurnsIntoH};
+use super::twophase::TwoPhaseSolver;
 use crate::bfs::{MixHasher, breadth_first_near};
 use crate::model::cube::{Cube3, Metric, Move};
 use crate::space::coset::{CELLS, CosetSpace, ELEMENTS, MOVES, PERMUTATIONS, Place, in_subgroup};
@@ -70,6 +72,10 @@ pub struct CosetLimits {
     /// Elements in the set above which a depth starts with the prepass ([`PREPASS_FROM`]; the
     /// tests choose 0 and `u64::MAX` to check that both ways count alike).
     pub prepass_from: u64,
+    /// The most positions left at `max_depth` that the run proves one at a time within it, by
+    /// the two-phase search where the solver has it (see [`super::coset_finish`]); 0 for none.
+    /// Only a bound run finishes: its question is whether every position is within the depth.
+    pub finish: u64,
 }
 
 impl CosetLimits {
@@ -79,6 +85,7 @@ impl CosetLimits {
             max_depth,
             search_depth: max_depth,
             prepass_from: PREPASS_FROM,
+            finish: 0,
         }
     }
 
@@ -88,6 +95,7 @@ impl CosetLimits {
             max_depth: bound,
             search_depth: search_depth.min(bound),
             prepass_from: PREPASS_FROM,
+            finish: FINISH_AT_MOST,
         }
     }
 }
@@ -116,10 +124,13 @@ pub struct CosetResult {
     pub depths: Vec<DepthCount>,
     /// The depth within which every position of the coset was proven, if the set filled.
     pub bound: Option<u32>,
-    /// Positions not reached by the last depth.
+    /// Positions not reached by the last depth, nor proven within it one at a time.
     pub unsolved: u64,
-    /// The positions not reached, while few: at most `unsolved_listed` of them, each as a
-    /// position of the coset.
+    /// Positions left by the last depth and proven within it one at a time (see
+    /// [`super::coset_finish`]); they count in no depth's row.
+    pub finished: u64,
+    /// The first [`LISTED_UNSOLVED`] positions not reached (by their elements' order in the
+    /// set), each as a position of the coset.
     pub unsolved_positions: Vec<Cube3>,
     /// For each position asked to be watched, the depth at which it was first reached (its
     /// distance, where that depth is exact), or `None` if it was not reached.
@@ -179,6 +190,8 @@ impl CellSet {
 /// The coset search over its tables.
 pub struct CosetSolver {
     space: CosetSpace,
+    /// What proves the last positions of a bound run one at a time, if the run has its tables.
+    two_phase: Option<TwoPhaseSolver>,
     phase1: Phase1Space,
     turns: TurnsIntoH,
     canonical: Canonical,
@@ -260,6 +273,9 @@ pub struct Progress<'a> {
     pub on_depth: &'a mut dyn FnMut(&DepthCount),
     /// Set from elsewhere to stop between two steps.
     pub stop: &'a AtomicBool,
+    /// Called as positions left at the last depth are proven one at a time, with how many
+    /// have been so far and how many there are.
+    pub on_finish: &'a (dyn Fn(u64, u64) + Sync),
 }
 
 impl CosetSolver {
@@ -269,6 +285,7 @@ impl CosetSolver {
         let phase1 = Phase1Space::new(Metric::Htm);
         Ok(CosetSolver {
             space: CosetSpace::new(),
+            two_phase: None,
             turns: TurnsIntoH::new(into_h, &phase1).map_err(CosetError::Allocation)?,
             near: near_moves(&phase1),
             phase1,
@@ -277,6 +294,14 @@ impl CosetSolver {
                 .iter()
                 .fold(0, |mask, m| mask | 1 << m.index()),
         })
+    }
+
+    /// The solver with `two_phase` to prove the last positions of bound runs one at a time.
+    pub fn with_two_phase(self, two_phase: TwoPhaseSolver) -> CosetSolver {
+        CosetSolver {
+            two_phase: Some(two_phase),
+            ..self
+        }
     }
 
     /// The phase-1 turns the search walks by.
@@ -403,16 +428,52 @@ impl CosetSolver {
                 break;
             }
         }
-        let unsolved = ELEMENTS - total;
-        let unsolved_positions = if unsolved as usize <= LISTED_UNSOLVED {
-            self.unmarked(&new, representative)
+        let left = ELEMENTS - total;
+        let reached_max = depths.last().is_some_and(|d| d.depth == limits.max_depth);
+        let finisher = self.two_phase.as_ref().filter(|_| {
+            // Phase 1 to the last depth leaves only positions farther than it; below God's
+            // number a position left may be farther, and the two-phase search would look for
+            // its solution until its time ran out.
+            let searched_all = limits.search_depth >= limits.max_depth;
+            reached_max
+                && !searched_all
+                && limits.max_depth >= coset_finish::GODS_NUMBER
+                && left > 0
+                && left <= limits.finish
+                && !progress.stop.load(Relaxed)
+        });
+        let listed = if finisher.is_some() {
+            left as usize
+        } else {
+            LISTED_UNSOLVED
+        };
+        let mut unsolved_positions = if left > 0 {
+            self.unmarked(&new, representative, listed)
         } else {
             Vec::new()
         };
+        drop((old, new));
+        let mut finished = 0;
+        if let Some(two_phase) = finisher {
+            let on_proven = |proven| (progress.on_finish)(proven, left);
+            let outcome = coset_finish::prove_within(
+                two_phase,
+                unsolved_positions,
+                limits.max_depth,
+                limits.search_depth,
+                progress.stop,
+                &on_proven,
+            );
+            finished = outcome.proven;
+            unsolved_positions = outcome.left;
+            unsolved_positions.truncate(LISTED_UNSOLVED);
+        }
+        let unsolved = left - finished;
         Ok(CosetResult {
             bound: (unsolved == 0).then(|| depths.last().map_or(0, |d| d.depth)),
             depths,
             unsolved,
+            finished,
             unsolved_positions,
             watched,
         })
@@ -638,8 +699,8 @@ impl CosetSolver {
         near.copied().unwrap_or_else(|| self.turns.turns(coord))
     }
 
-    /// Up to [`LISTED_UNSOLVED`] positions of the coset whose elements `set` lacks.
-    fn unmarked(&self, set: &CellSet, representative: &Cube3) -> Vec<Cube3> {
+    /// Up to `limit` positions of the coset whose elements `set` lacks.
+    fn unmarked(&self, set: &CellSet, representative: &Cube3, limit: usize) -> Vec<Cube3> {
         let mut positions = Vec::new();
         for (cell, word) in set.cells().iter().enumerate() {
             let word = word.load(Relaxed);
@@ -654,7 +715,7 @@ impl CosetSolver {
                     });
                     // The element e = r·s names the position e⁻¹·r.
                     positions.push(element.inverse().then(representative));
-                    if positions.len() == LISTED_UNSOLVED {
+                    if positions.len() == limit {
                         return positions;
                     }
                 }

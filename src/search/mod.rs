@@ -2,6 +2,7 @@
 
 pub mod canonical;
 pub mod coset;
+pub mod coset_finish;
 pub mod cosets;
 pub mod descent;
 pub mod goal;

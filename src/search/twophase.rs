@@ -53,6 +53,12 @@ pub struct TwoPhaseLimits {
     pub budget: Option<Duration>,
     /// Give up after this long, with the best solution found so far, if any.
     pub timeout: Option<Duration>,
+    /// Phase-1 parts of at most this many moves that need not be tried along the position's
+    /// own U-D axis, because none leads to a solution within `max_length`: a coset search has
+    /// shown it for the positions it leaves (see [`super::coset_finish`]). Along that axis the
+    /// phase-1 parts are the coset's own sequences into H, millions of them at 14 and 15
+    /// moves, each with a phase 2 that must fail.
+    pub fruitless_ud_phase1: Option<u32>,
 }
 
 impl Default for TwoPhaseLimits {
@@ -61,6 +67,7 @@ impl Default for TwoPhaseLimits {
             max_length: 20,
             budget: None,
             timeout: None,
+            fruitless_ud_phase1: None,
         }
     }
 }
@@ -230,7 +237,11 @@ impl TwoPhaseSolver {
                 if phase1_length >= run.best || run.stopped {
                     break 'lengths;
                 }
-                if u32::from(distances[dir]) > phase1_length {
+                let fruitless = dir == 0
+                    && limits
+                        .fruitless_ud_phase1
+                        .is_some_and(|l| phase1_length <= l);
+                if u32::from(distances[dir]) > phase1_length || fruitless {
                     continue;
                 }
                 run.direction = dir;

@@ -8,8 +8,10 @@ use cubelab::catalogue::TableKind;
 use cubelab::model::cube::{Cube3, Metric, Move, Rotation};
 use cubelab::model::notation::parse_moves;
 use cubelab::search::coset::{CosetLimits, CosetResult, CosetSolver, Progress};
+use cubelab::search::coset_finish;
 use cubelab::search::cosets::{CosetList, name_of};
 use cubelab::search::into_h::{DistanceIntoH, Turns};
+use cubelab::search::twophase::TwoPhaseSolver;
 use cubelab::space::coset::{CosetSpace, in_subgroup};
 use cubelab::space::phase1::{Phase1Coord, Phase1Space};
 use rand::rngs::Xoshiro256PlusPlus;
@@ -17,7 +19,7 @@ use rand::{RngExt, SeedableRng};
 use std::path::Path;
 use std::process::Command;
 use std::sync::OnceLock;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 fn data_dir() -> &'static Path {
     common::shared(&TableKind::TWO_PHASE, &[Metric::Htm])
@@ -42,6 +44,7 @@ fn run(representative: &Cube3, limits: &CosetLimits, watch: &[Cube3]) -> CosetRe
         watch,
         on_depth: &mut |_| {},
         stop: &AtomicBool::new(false),
+        on_finish: &|_, _| {},
     };
     solver().run(representative, limits, progress).unwrap()
 }
@@ -186,6 +189,37 @@ fn conjugate_cosets_have_equal_counts() {
     assert_eq!(counts(&turned), original);
 }
 
+/// Finishing proves positions within 20 moves and leaves those it cannot prove: farther than
+/// the bound, or not tried once stopped.
+#[test]
+fn finishing_proves_what_it_can() {
+    let two_phase = TwoPhaseSolver::open(data_dir()).unwrap();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(20);
+    let random: Vec<Cube3> = (0..20).map(|_| Cube3::random(&mut rng)).collect();
+    let proven = AtomicU64::new(0);
+    let on_proven = |n| {
+        proven.fetch_max(n, Relaxed);
+    };
+    let run = |bound, stop| {
+        coset_finish::prove_within(
+            &two_phase,
+            random.clone(),
+            bound,
+            0,
+            &AtomicBool::new(stop),
+            &on_proven,
+        )
+    };
+    let all = run(20, false);
+    assert_eq!((all.proven, all.left.len()), (20, 0));
+    assert_eq!(proven.load(Relaxed), 20);
+    // No random position is within 5 moves of solved (distances into H alone exceed it).
+    let none = run(5, false);
+    assert_eq!((none.proven, none.left), (0, random.clone()));
+    let stopped = run(20, true);
+    assert_eq!((stopped.proven, stopped.left.len()), (0, 20));
+}
+
 /// A representative in H names H; a watched position outside the coset is refused, as is a
 /// depth below the coset's reach.
 #[test]
@@ -209,6 +243,7 @@ fn cosets_are_named_and_checked() {
         watch: &[cube("F")],
         on_depth: &mut |_| {},
         stop: &AtomicBool::new(false),
+        on_finish: &|_, _| {},
     };
     let limits = CosetLimits::exact(2);
     let error = solver().run(&r, &limits, progress).unwrap_err();

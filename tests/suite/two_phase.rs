@@ -115,6 +115,7 @@ fn a_finished_search_is_optimal() {
         max_length: 20,
         budget: Some(Duration::from_secs(600)),
         timeout: None,
+        fruitless_ud_phase1: None,
     };
     for cube in random_scrambles(Metric::Htm, 60, 7, 8) {
         let mut lengths = Vec::new();
@@ -128,6 +129,42 @@ fn a_finished_search_is_optimal() {
         assert!(lengths.windows(2).all(|w| w[1] < w[0]), "{lengths:?}");
         assert_eq!(lengths.last(), Some(&(solution.len() as u32)));
     }
+}
+
+/// Every solution splits into a phase-1 and a phase-2 part along each of the three axes, so
+/// skipping the phase-1 parts along the position's own U-D axis (as a coset run's finishing
+/// does for the parts it has shown fruitless) loses no length: skipping them all, every
+/// position is still solved optimally, along the other axes.
+#[test]
+fn skipping_the_ud_axis_loses_no_solution() {
+    let near = NearSolved::new(Metric::Htm, 3);
+    for cube in random_scrambles(Metric::Htm, 40, 6, 33) {
+        let Some(distance) = near.distance(&cube) else {
+            continue;
+        };
+        let limits = TwoPhaseLimits {
+            max_length: u32::from(distance),
+            fruitless_ud_phase1: Some(u32::from(distance)),
+            ..TwoPhaseLimits::default()
+        };
+        let result = solver().solve(&cube, limits, &mut |_| {}).unwrap();
+        let solution = result.solution.expect("solved along another axis");
+        assert_eq!(solution.len(), usize::from(distance));
+        assert!(cube.apply_all(&solution).is_solved());
+    }
+    // And skipping changes the search: a random position's phase 1 walks other nodes.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(33);
+    let cube = Cube3::random(&mut rng);
+    let nodes = |fruitless_ud_phase1| {
+        let limits = TwoPhaseLimits {
+            fruitless_ud_phase1,
+            ..TwoPhaseLimits::default()
+        };
+        let result = solver().solve(&cube, limits, &mut |_| {}).unwrap();
+        assert!(cube.apply_all(&result.solution.unwrap()).is_solved());
+        result.phase1_nodes
+    };
+    assert_ne!(nodes(None), nodes(Some(20)));
 }
 
 /// A maximum below the optimal length ends the search with no solution (max-length), and a
@@ -151,6 +188,7 @@ fn limits_end_a_search_with_a_status() {
         max_length: 15,
         budget: None,
         timeout: Some(Duration::from_millis(200)),
+        fruitless_ud_phase1: None,
     };
     let result = solver().solve(&hard, hopeless, &mut |_| {}).unwrap();
     assert_eq!(result.status, TwoPhaseStatus::Timeout);

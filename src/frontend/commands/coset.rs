@@ -10,6 +10,7 @@ use crate::search::coset::{CosetLimits, CosetResult, CosetSolver, DepthCount, Pr
 use crate::search::cosets::{COSETS, CosetList, DISTINCT_COSETS, name_of};
 use crate::search::heuristic::missing_tables_of;
 use crate::search::into_h::DistanceIntoH;
+use crate::search::twophase::TwoPhaseSolver;
 use crate::space::phase1::{Phase1Coord, Phase1Space};
 use crate::support::units::thousands;
 use rayon::prelude::*;
@@ -31,13 +32,14 @@ pub struct CosetArgs {
 /// some position is not within it.
 pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<bool, String> {
     let representative = representative(&args.name)?;
-    missing_tables(data_dir)?;
+    let finish = args.limits.finish > 0;
+    missing_tables(data_dir, finish)?;
     let started = Instant::now();
     let spinner = crate::support::units::spinner("coset");
     spinner.set_message("symmetry class");
     let class = Class::of(&representative);
     spinner.set_message("phase-1 turns");
-    let solver = open_solver(data_dir)?;
+    let solver = open_solver(data_dir, finish)?;
     solver
         .check(&representative, &args.limits)
         .map_err(|e| e.to_string())?;
@@ -72,6 +74,13 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
                 watch: &[],
                 on_depth: &mut on_depth,
                 stop: &stop,
+                on_finish: &|proven, left| {
+                    spinner.set_message(format!(
+                        "proving the last {} positions one at a time: {} done",
+                        thousands(left),
+                        thousands(proven)
+                    ))
+                },
             },
         )
         .map_err(|e| e.to_string())?;
@@ -88,15 +97,28 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
     Ok(!want_bound || result.bound.is_some())
 }
 
-/// The error naming the command that builds the coset search's table, if it is missing.
-pub fn missing_tables(data_dir: &Path) -> Result<(), String> {
-    missing_tables_of(data_dir, Metric::Htm, &[TableKind::Phase1Sym]).map_err(|e| e.to_string())
+/// The error naming the command that builds a missing table of the coset search: the
+/// phase-1 table, and with `finish` (a bound run, which proves its last positions one at a
+/// time) the two-phase search's.
+pub fn missing_tables(data_dir: &Path, finish: bool) -> Result<(), String> {
+    let kinds: &[TableKind] = if finish {
+        &TableKind::TWO_PHASE
+    } else {
+        &[TableKind::Phase1Sym]
+    };
+    missing_tables_of(data_dir, Metric::Htm, kinds).map_err(|e| e.to_string())
 }
 
-/// The coset solver over the tables in `data_dir` (its phase-1 turns built: a few seconds).
-pub fn open_solver(data_dir: &Path) -> Result<CosetSolver, String> {
+/// The coset solver over the tables in `data_dir` (its phase-1 turns built: a few seconds),
+/// with `finish` also the two-phase search that proves a bound run's last positions.
+pub fn open_solver(data_dir: &Path, finish: bool) -> Result<CosetSolver, String> {
     let into_h = DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?;
-    CosetSolver::new(into_h).map_err(|e| e.to_string())
+    let solver = CosetSolver::new(into_h).map_err(|e| e.to_string())?;
+    if !finish {
+        return Ok(solver);
+    }
+    let two_phase = TwoPhaseSolver::open(data_dir).map_err(|e| e.to_string())?;
+    Ok(solver.with_two_phase(two_phase))
 }
 
 /// The position whose coset `name` names: a move sequence or a 3x3 position.
@@ -155,6 +177,7 @@ pub fn json(name: &str, class: &Class, result: &CosetResult, seconds: f64) -> se
         "depths": result.depths,
         "bound": result.bound,
         "unsolved": result.unsolved,
+        "finished": result.finished,
         "unsolved_positions": unsolved,
         "seconds": seconds,
     })
@@ -213,6 +236,12 @@ fn print_row(d: &DepthCount) -> Result<(), String> {
 
 fn print_ending(result: &CosetResult, seconds: f64) -> Result<(), String> {
     match result.bound {
+        Some(bound) if result.finished > 0 => crate::outln!(
+            "every position of the coset is within {bound} moves ({:.1} s; the last {} proven one \
+             at a time by the two-phase search)",
+            seconds,
+            thousands(result.finished)
+        ),
         Some(bound) => crate::outln!(
             "every position of the coset is within {bound} moves ({:.1} s)",
             seconds
@@ -242,7 +271,7 @@ pub fn run_cosets(data_dir: &Path, args: &ListArgs) -> Result<(), String> {
     let Some(count) = args.count else {
         return print_count(&CosetList::new(), args);
     };
-    missing_tables(data_dir)?;
+    missing_tables(data_dir, false)?;
     let into_h = DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?;
     let list = CosetList::new();
     if args.from >= list.len() {

@@ -79,15 +79,17 @@ enum Command {
     /// Every position of a coset of H = <U, D, R2, L2, F2, B2> at once (Rokicki's coset
     /// solver): the coset of MOVES is the 19,508,428,800 positions h·MOVES (h in H), those with
     /// MOVES's phase-1 coordinate. --bound proves each within N moves; --exact counts the
-    /// positions at each exact distance. Needs the phase1-sym table and about 7 GB of memory.
+    /// positions at each exact distance. Needs the phase1-sym table (a bound run also the
+    /// two-phase tables) and about 7 GB of memory.
     Coset {
         /// The coset: a move sequence (`U` or any sequence of H's moves names H itself) or a
         /// 3x3 position as solve reads it.
         #[arg(required = true, num_args = 1.., value_name = "MOVES")]
         moves: Vec<String>,
         /// Prove every position within N moves: phase 1 searches to --search-depth, the
-        /// prepass goes on to N. Exits 1 if some position is not proven within N. The default
-        /// without --exact, with N = 20.
+        /// prepass goes on to N, and at N = 20 the two-phase search proves the last few
+        /// positions one at a time (see --finish). Exits 1 if some position is not proven
+        /// within N. The default without --exact, with N = 20.
         #[arg(long, value_name = "N", conflicts_with = "exact",
               value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::coset::MAX_DEPTH)))]
         bound: Option<u32>,
@@ -105,6 +107,11 @@ enum Command {
               value_name = "D", conflicts_with = "exact",
               value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::coset::MAX_DEPTH)))]
         search_depth: u32,
+        /// With --bound, the most positions left at N that the run proves one at a time (by
+        /// the two-phase search, which needs its tables); 0 leaves them unproven.
+        #[arg(long, default_value_t = crate::search::coset_finish::FINISH_AT_MOST,
+              value_name = "N", conflicts_with = "exact")]
+        finish: u64,
         /// Threads; default: the cores.
         #[arg(long, value_name = "N", value_parser = crate::frontend::cli::parse_threads)]
         threads: Option<usize>,
@@ -112,7 +119,7 @@ enum Command {
         #[arg(long, default_value_os_t = crate::table::default_data_dir())]
         data_dir: PathBuf,
         /// One JSON object: counts (exact, index = depth), reached, depths, bound, unsolved,
-        /// unsolved_positions (as sticker strings, while at most 1,000), seconds.
+        /// unsolved_positions (the first 1,000, as sticker strings), seconds.
         #[arg(long, conflicts_with = "csv")]
         json: bool,
         /// CSV rows: depth,count,total,exact,sequences,seconds,prepass_seconds.
@@ -188,6 +195,7 @@ pub fn run(args: Args) -> ExitCode {
             exact,
             max_depth,
             search_depth,
+            finish,
             threads,
             data_dir,
             json,
@@ -196,7 +204,10 @@ pub fn run(args: Args) -> ExitCode {
             let limits = if exact {
                 CosetLimits::exact(max_depth)
             } else {
-                CosetLimits::bound(bound.unwrap_or(20), search_depth)
+                CosetLimits {
+                    finish,
+                    ..CosetLimits::bound(bound.unwrap_or(20), search_depth)
+                }
             };
             let args = CosetArgs {
                 name: moves.join(" "),
