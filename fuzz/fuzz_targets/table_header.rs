@@ -5,12 +5,14 @@
 
 use cubelab::table::{Table, Verify};
 use libfuzzer_sys::fuzz_target;
-use std::io::Write;
 
 fuzz_target!(|data: &[u8]| {
-    let mut file = tempfile::NamedTempFile::new().expect("a temporary file");
-    file.write_all(data).expect("written");
-    if let Ok(table) = Table::open_path(file.path(), "gen-tables", Verify::Always) {
+    // A directory of its own per input: a table that opens leaves its `.ok` sidecar beside the
+    // file, which goes with the directory (a bare temporary file left one in /tmp per input).
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let path = dir.path().join("input.tbl");
+    std::fs::write(&path, data).expect("written");
+    if let Ok(table) = Table::open_path(&path, "gen-tables", Verify::Always) {
         let payload = table.payload();
         assert_eq!(payload.len() as u64, table.header().payload_bytes);
     }

@@ -216,17 +216,27 @@ fn h48_dropped(kind: TableKind) -> u32 {
 }
 
 /// Builds the `h48` tables `ids` from one breadth-first search of their member (they must share
-/// member and metric) and writes them into `dir`: the coarser tables are read off the exact
-/// entries first ([`based::pack_collapsed`]), then the member's own table, if asked for, is
-/// packed in place. The search's memory (4 bits an entry of the member: 15 GB for
-/// `h48-flips`) is the peak; each coarser table adds its own size.
+/// member and metric) and writes them into `dir` (see [`write_h48`]). The search's memory (4
+/// bits an entry of the member: 15 GB for `h48-flips`) is the peak; each coarser table adds its
+/// own size.
 pub fn build_h48(
     ids: &[TableId],
     dir: &Path,
     progress: &ProgressBar,
 ) -> Result<Vec<Built>, BuildError> {
-    let Some(&first) = ids.first() else {
+    let Some((member, metric)) = h48_member(ids)? else {
         return Ok(Vec::new());
+    };
+    let space = h48::H48Space::new(member, metric);
+    let exact = breadth_first_rows(&h48::H48Rows::new(&space), Encoding::Nibble, progress)?;
+    write_h48(ids, dir, exact)
+}
+
+/// The member and metric the `h48` tables `ids` share, if there are any; an error if they do not
+/// share them or one is not an `h48` table in the based encoding.
+fn h48_member(ids: &[TableId]) -> Result<Option<(h48::H48Flips, Metric)>, BuildError> {
+    let Some(&first) = ids.first() else {
+        return Ok(None);
     };
     let table_of = |id: TableId| {
         id.kind
@@ -242,12 +252,29 @@ pub fn build_h48(
             return Err(BuildError::Encoding(id.kind.name(), id.encoding.name()));
         }
     }
-    let space = h48::H48Space::new(member, first.metric);
-    let exact = breadth_first_rows(&h48::H48Rows::new(&space), Encoding::Nibble, progress)?;
+    Ok(Some((member, first.metric)))
+}
+
+/// Writes the `h48` tables `ids` into `dir` from `exact`, their member's exact entries in
+/// nibbles (the engine's row pass over the member, as [`build_h48`] runs it): the coarser
+/// tables are read off the exact entries first ([`based::pack_collapsed`]), then the member's
+/// own table, if asked for, is packed in place. Apart from [`build_h48`], the test suite calls
+/// it to write the tables from the exact entries it also checks, rather than search twice.
+pub fn write_h48(
+    ids: &[TableId],
+    dir: &Path,
+    exact: crate::bfs::BfsOutcome,
+) -> Result<Vec<Built>, BuildError> {
+    let Some((member, _)) = h48_member(ids)? else {
+        return Ok(Vec::new());
+    };
     let mut built = Vec::with_capacity(ids.len());
     let mut own = None;
     for &id in ids {
-        let table = table_of(id)?;
+        let table = id
+            .kind
+            .h48_table()
+            .ok_or(BuildError::Family(id.kind.name()))?;
         if table.dropped == 0 {
             own = Some(id);
             continue;

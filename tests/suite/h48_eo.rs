@@ -4,7 +4,6 @@
 //! independent search.
 
 use crate::common;
-use cubelab::bfs::breadth_first_rows;
 use cubelab::catalogue::h48_eo::{Filled, fill};
 use cubelab::catalogue::{TableId, TableKind};
 use cubelab::model::cube::{Cube3, Metric};
@@ -12,7 +11,7 @@ use cubelab::model::notation::parse_moves;
 use cubelab::packing::{Encoding, based, nibble};
 use cubelab::search::heuristic::{AnyHeuristic, H48Heuristic, Heuristic};
 use cubelab::search::ida::Solver;
-use cubelab::space::h48::{H48Flips, H48Rows, H48Space, H48Table};
+use cubelab::space::h48::{H48Flips, H48Space, H48Table};
 use indicatif::ProgressBar;
 use std::sync::LazyLock;
 
@@ -36,13 +35,7 @@ fn filled(kept: u32, near: u8, max_depth: u8) -> (H48Table, Filled) {
 /// writes of every symmetric variant and the member's coordinate against the engine.
 #[test]
 fn keeping_no_flip_gives_the_engines_h0_distances() {
-    let parity = H48Space::new(H48Flips::Parity, Metric::Htm);
-    let exact = breadth_first_rows(
-        &H48Rows::new(&parity),
-        Encoding::Nibble,
-        &ProgressBar::hidden(),
-    )
-    .unwrap();
+    let exact = crate::common::h48_parity_exact(Metric::Htm);
     let (_, h0) = filled(0, 5, 8);
     let parities = u64::from(H48Flips::Parity.values());
     let mut counts = [0u64; 10];

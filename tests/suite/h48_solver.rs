@@ -6,24 +6,22 @@ use crate::common;
 use std::path::Path;
 
 use common::random_scrambles;
-use cubelab::bfs::breadth_first_rows;
 use cubelab::catalogue::scan::checked_histogram;
 use cubelab::catalogue::{TableId, TableKind};
 use cubelab::model::cube::{Cube3, Face, Metric};
 use cubelab::packing::based::Based;
-use cubelab::packing::{Encoding, nibble};
+use cubelab::packing::nibble;
 use cubelab::search::heuristic::{AnyHeuristic, H48Heuristic, Heuristic};
 use cubelab::search::ida::Solver;
-use cubelab::space::h48::{H48Coord, H48Flips, H48Rows, H48Space};
+use cubelab::space::h48::{H48Coord, H48Flips, H48Space};
 use cubelab::table::Verify;
-use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
 const KIND: TableKind = TableKind::H48Parity;
 
 fn data_dir() -> &'static Path {
-    common::shared(&[KIND], &Metric::BOTH)
+    common::h48_parity_dir()
 }
 
 fn solver(metric: Metric) -> Solver {
@@ -41,12 +39,7 @@ fn entries_are_coset_distances_and_give_nissys_h0_counts() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(51);
     for metric in Metric::BOTH {
         let space = H48Space::new(H48Flips::Parity, metric);
-        let exact = breadth_first_rows(
-            &H48Rows::new(&space),
-            Encoding::Nibble,
-            &ProgressBar::hidden(),
-        )
-        .unwrap();
+        let exact = common::h48_parity_exact(metric);
         let file = TableId::new(KIND, metric)
             .open(data_dir(), Verify::Always)
             .unwrap();

@@ -112,6 +112,49 @@ pub fn shared_tables(
     dir.path()
 }
 
+/// The exact entries of `h48-parity` in `metric`, by the engine's row pass (about 50 s of two
+/// cores a metric), searched once for the whole suite: the tests that compare against them and
+/// the table files they are written into share one search instead of four.
+pub fn h48_parity_exact(metric: Metric) -> &'static cubelab::bfs::BfsOutcome {
+    use cubelab::space::h48::{H48Flips, H48Rows, H48Space};
+    use std::sync::OnceLock;
+    static EXACT: [OnceLock<cubelab::bfs::BfsOutcome>; 2] = [OnceLock::new(), OnceLock::new()];
+    let slot = &EXACT[usize::from(metric == Metric::Qtm)];
+    slot.get_or_init(|| {
+        let space = H48Space::new(H48Flips::Parity, metric);
+        cubelab::bfs::breadth_first_rows(
+            &H48Rows::new(&space),
+            cubelab::packing::Encoding::Nibble,
+            &indicatif::ProgressBar::hidden(),
+        )
+        .unwrap()
+    })
+}
+
+/// A directory with `h48-parity` in both metrics, written from [`h48_parity_exact`] by the
+/// catalogue's own writer (what `gen-tables h48-parity` runs after its search).
+pub fn h48_parity_dir() -> &'static std::path::Path {
+    use cubelab::catalogue::{TableId, TableKind, write_h48};
+    use std::sync::OnceLock;
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        for metric in Metric::BOTH {
+            let id = TableId::new(TableKind::H48Parity, metric);
+            let exact = h48_parity_exact(metric);
+            let copy = cubelab::bfs::BfsOutcome {
+                encoding: exact.encoding,
+                packed: exact.packed.clone(),
+                histogram: exact.histogram.clone(),
+                passes: exact.passes.clone(),
+            };
+            write_h48(&[id], dir.path(), copy).unwrap();
+        }
+        dir
+    })
+    .path()
+}
+
 /// The tables of `kinds` in `metrics`, in the suite's shared directory.
 pub fn shared(
     kinds: &[cubelab::catalogue::TableKind],
