@@ -14,7 +14,8 @@
 #               hcoset -S 16 -d N)
 #   COSETS      one move sequence per line, # comments (default: three random positions of
 #               benches/peers.txt)
-# Environment: CUBELAB_DATA (tables, default data/; needs phase1-sym), THREADS (default 2),
+# Environment: CUBELAB_DATA (tables, default data/; needs phase1-sym, and for bound:N the
+# two-phase tables, which finish a bound run's last positions), THREADS (default 2),
 # RUNS (default 2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
