@@ -667,7 +667,7 @@ fn experiment_columns<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py
 /// search), `unsolved_positions`, `class` (its symmetry class among 138,639,780),
 /// `class_cosets` (how many cosets that class stands for) and `seconds`. `bound` (default 20)
 /// proves the bound, phase 1 searching to `search_depth`; `exact=True` with `max_depth` counts
-/// exact distances. Needs the `phase1-sym` table (a bound run also the two-phase tables) and
+/// exact distances. Needs the `phase1-sym` table (a bound of 20 also the two-phase tables) and
 /// about 7.5 GB of memory; takes seconds to minutes, with the GIL
 /// released. Raises TableError for a missing table, PositionError for moves that name no 3x3
 /// position, ValueError for contradictory arguments, CubelabError when memory is short or the
@@ -705,12 +705,12 @@ fn coset<'py>(
     }
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
     let representative = coset_command::representative(moves).map_err(position_error)?;
-    coset_command::missing_tables(&dir, limits.finish > 0).map_err(table_error)?;
+    coset_command::missing_tables(&dir, limits.finishes()).map_err(table_error)?;
     let (result, class, seconds) = py
         .detach(|| {
             let started = Instant::now();
             let class = coset_command::Class::of(&representative);
-            let solver = coset_command::open_solver(&dir, limits.finish > 0)?;
+            let solver = coset_command::open_solver(&dir, limits.finishes())?;
             let progress = CosetProgress {
                 watch: &[],
                 on_depth: &mut |_| {},

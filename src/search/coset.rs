@@ -98,6 +98,17 @@ impl CosetLimits {
             finish: FINISH_AT_MOST,
         }
     }
+
+    /// Whether the run may prove its last positions one at a time (see
+    /// [`super::coset_finish`]): a bound run at God's number or above, with phase 1 stopping
+    /// before the bound. Phase 1 to the bound leaves only positions farther than it; below
+    /// God's number a position left may be farther, and the two-phase search would look for
+    /// its solution until its time ran out.
+    pub fn finishes(&self) -> bool {
+        self.finish > 0
+            && self.search_depth < self.max_depth
+            && self.max_depth >= coset_finish::GODS_NUMBER
+    }
 }
 
 /// One depth of a run.
@@ -431,13 +442,8 @@ impl CosetSolver {
         let left = ELEMENTS - total;
         let reached_max = depths.last().is_some_and(|d| d.depth == limits.max_depth);
         let finisher = self.two_phase.as_ref().filter(|_| {
-            // Phase 1 to the last depth leaves only positions farther than it; below God's
-            // number a position left may be farther, and the two-phase search would look for
-            // its solution until its time ran out.
-            let searched_all = limits.search_depth >= limits.max_depth;
-            reached_max
-                && !searched_all
-                && limits.max_depth >= coset_finish::GODS_NUMBER
+            limits.finishes()
+                && reached_max
                 && left > 0
                 && left <= limits.finish
                 && !progress.stop.load(Relaxed)

@@ -32,6 +32,10 @@ use std::time::Duration;
 /// unproven, as without finishing.
 pub const FINISH_AT_MOST: u64 = 20_000;
 
+/// The most `--finish` may ask for: a million positions are 40 MB listed and about five hours
+/// of two cores to prove; past it a run is better searched a depth deeper.
+pub const FINISH_LIMIT: u64 = 1_000_000;
+
 /// Every position has a solution of this many moves (Rokicki, Kociemba, Davidson, Dethridge,
 /// 2010): only a bound this large is finished, as below it a position left may have none.
 pub const GODS_NUMBER: u32 = 20;

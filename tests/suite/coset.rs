@@ -290,6 +290,7 @@ fn the_coset_command_counts_and_refuses_bad_input() {
             "below the coset's distance",
         ),
         (vec!["R", "Q"], "cannot read the coset"),
+        (vec!["--finish", "99999999999", "R"], "--finish"),
     ] {
         let out = run(&args);
         assert_eq!(out.status.code(), Some(2), "{args:?}");

@@ -32,7 +32,7 @@ pub struct CosetArgs {
 /// some position is not within it.
 pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<bool, String> {
     let representative = representative(&args.name)?;
-    let finish = args.limits.finish > 0;
+    let finish = args.limits.finishes();
     missing_tables(data_dir, finish)?;
     let started = Instant::now();
     let spinner = crate::support::units::spinner("coset");
@@ -98,8 +98,8 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
 }
 
 /// The error naming the command that builds a missing table of the coset search: the
-/// phase-1 table, and with `finish` (a bound run, which proves its last positions one at a
-/// time) the two-phase search's.
+/// phase-1 table, and with `finish` (a run that proves its last positions one at a time, see
+/// [`CosetLimits::finishes`]) the two-phase search's.
 pub fn missing_tables(data_dir: &Path, finish: bool) -> Result<(), String> {
     let kinds: &[TableKind] = if finish {
         &TableKind::TWO_PHASE
