@@ -167,8 +167,8 @@ pub struct Prefix<H: Heuristic> {
     pub path: Vec<u8>,
 }
 
-/// Generates the children of `node` by its allowed moves into `out`, their entries asked for;
-/// returns how many there are.
+/// Generates the children of `node` by its allowed moves into `out`, their entries not yet
+/// asked for (see [`ask`]); returns how many there are.
 #[inline]
 fn generate<H: Heuristic>(heuristic: &H, node: &NodeOf<H>, out: &mut [ChildOf<H>]) -> usize {
     let mut count = 0;
@@ -186,6 +186,17 @@ fn generate<H: Heuristic>(heuristic: &H, node: &NodeOf<H>, out: &mut [ChildOf<H>
         heuristic.ready(&mut child.coords);
     }
     count
+}
+
+/// Asks for the entries of generated `children`. The requests of all the children a node's
+/// expansion generates are made together: a prefetch here retires only once its line is on its
+/// way, so requests spread among the work of locating the lines would each hold the processor
+/// up in turn, where requests made back to back wait together (reports/performance.md).
+#[inline]
+fn ask<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
+    for child in children {
+        heuristic.ask(&child.coords);
+    }
 }
 
 /// One subtree's depth-first search, or the enumeration of the prefixes below the root.
@@ -288,6 +299,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
         let frame = &mut self.frames[usize::from(g)];
         frame.child_count = generate(self.heuristic, node, &mut frame.children);
+        ask(self.heuristic, &frame.children[..frame.child_count]);
         self.expand(node, g)
     }
 
@@ -429,6 +441,11 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
         // The dual lookup drops kept children or narrows their next moves.
         let frame = &mut self.frames[depth];
+        if shared.dual {
+            for k in 0..kept {
+                heuristic.ask_inverse(&frame.inverses[k], frame.kept[k].turn);
+            }
+        }
         let mut entered = 0;
         for k in 0..kept {
             let mut child = frame.kept[k];
@@ -463,6 +480,12 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             for k in 0..entered {
                 let count = generate(heuristic, &frame.kept[k], &mut frame.grandchildren[k]);
                 frame.grandchild_counts[k] = count;
+            }
+            for k in 0..entered {
+                ask(
+                    heuristic,
+                    &frame.grandchildren[k][..frame.grandchild_counts[k]],
+                );
             }
         }
         for k in 0..entered {

@@ -146,6 +146,10 @@ impl Heuristic for H48Heuristic {
     #[inline]
     fn ready(&self, c: &mut H48Coords) {
         c.index = self.layout.entry_of(self.space.index(c.coord));
+    }
+
+    #[inline(always)]
+    fn ask(&self, c: &H48Coords) {
         self.table().prefetch(c.index);
     }
 
@@ -168,7 +172,16 @@ impl Heuristic for H48Heuristic {
         if self.subgroup >> turn & 1 == 1 {
             return H48Coords::default();
         }
-        self.coords_of(&cube.inverse())
+        let coord = H48Coord::of(&cube.inverse());
+        let index = self.layout.entry_of(self.space.index(coord));
+        H48Coords { coord, index }
+    }
+
+    #[inline(always)]
+    fn ask_inverse(&self, inverse: &H48Coords, turn: u8) {
+        if self.subgroup >> turn & 1 == 0 {
+            self.table().prefetch(inverse.index);
+        }
     }
 
     #[inline]

@@ -62,6 +62,14 @@ pub trait Heuristic: Sync {
     #[inline]
     fn ready(&self, _c: &mut Self::Coords) {}
 
+    /// The third step, where [`Heuristic::child`] has not done it: asks for the table entries
+    /// that [`Heuristic::ready`] located. The search runs it for all the children an expansion
+    /// generates back to back: on the project's machine a prefetch holds the processor up
+    /// until its address is translated, so requests made among the work of locating lines
+    /// wait one after another, and requests made together wait once.
+    #[inline]
+    fn ask(&self, _c: &Self::Coords) {}
+
     /// Asks for the move-table rows that the children of `c` read, where those are too large
     /// to stay in cache.
     #[inline]
@@ -80,8 +88,14 @@ pub trait Heuristic: Sync {
     fn is_goal(&self, c: &Self::Coords) -> bool;
 
     /// The coordinates of the inverse of `cube`, reached by `turn`, that the dual lookup reads,
-    /// their entries asked for; what the child inherits from its parent is left out.
+    /// their entries asked for unless [`Heuristic::ask_inverse`] asks; what the child inherits
+    /// from its parent is left out.
     fn inverse(&self, cube: &Cube3, turn: u8) -> Self::Inverse;
+
+    /// Asks for the entries of an inverse from [`Heuristic::inverse`], where that left them to
+    /// be asked for together with its siblings' (as [`Heuristic::ask`] does for children).
+    #[inline]
+    fn ask_inverse(&self, _inverse: &Self::Inverse, _turn: u8) {}
 
     /// The dual lookup of a node reached by `turn` with `budget` moves left: `None` if its
     /// inverse position's bound exceeds the budget, else the moves (a bit mask over turn

@@ -187,7 +187,13 @@ impl Heuristic for UdHeuristic {
     fn ready(&self, c: &mut UdCoords) {
         for (index, &coord) in c.indices.iter_mut().zip(&c.axes) {
             *index = self.space.index(coord);
-            self.table().prefetch(*index);
+        }
+    }
+
+    #[inline(always)]
+    fn ask(&self, c: &UdCoords) {
+        for &index in &c.indices {
+            self.table().prefetch(index);
         }
     }
 
@@ -223,12 +229,21 @@ impl Heuristic for UdHeuristic {
             if axis != inherited {
                 let coord = self.coord_along(&inverse, axis);
                 let index = self.space.index(coord);
-                self.table().prefetch(index);
                 coords.axes[axis] = coord;
                 coords.indices[axis] = index;
             }
         }
         coords
+    }
+
+    #[inline(always)]
+    fn ask_inverse(&self, inverse: &UdCoords, turn: u8) {
+        let inherited = usize::from(self.axis_of[usize::from(turn)]);
+        for axis in 0..AXES {
+            if axis != inherited {
+                self.table().prefetch(inverse.indices[axis]);
+            }
+        }
     }
 
     #[inline]
