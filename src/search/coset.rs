@@ -28,15 +28,13 @@
 
 use super::canonical::Canonical;
 use super::coset_finish::{self, FINISH_AT_MOST};
-use super::into_h::{DistanceIntoH, Turns, TurnsEntry, TurnsIntoH};
+use super::into_h::{DistanceIntoH, NearTurns, Turns, TurnsEntry, TurnsIntoH};
 use super::twophase::TwoPhaseSolver;
-use crate::bfs::{MixHasher, breadth_first_near};
+use crate::bfs::breadth_first_near;
 use crate::model::cube::{Cube3, Metric, Move};
 use crate::space::coset::{CELLS, CosetSpace, ELEMENTS, MOVES, PERMUTATIONS, Place, in_subgroup};
 use crate::space::phase1::{Phase1Coord, Phase1Space};
 use rayon::prelude::*;
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
@@ -211,7 +209,7 @@ pub struct CosetSolver {
     /// The phase-1 coordinates within [`NEAR`] moves of H, with their distances and what each
     /// move does to it: most of phase 1's nodes are this close to the end, and such a node
     /// turns only the moves that can still arrive, where another reads every child's distance.
-    near: NearMap,
+    near: NearTurns,
 }
 
 /// Elements in the set above which a depth starts with the prepass rather than a phase-1
@@ -241,9 +239,6 @@ const NEAR: u8 = 5;
 /// the element already.
 const SMALL_LOOP: u8 = 5;
 
-/// [`Turns`] by coordinate index.
-type NearMap = HashMap<u64, Turns, BuildHasherDefault<MixHasher>>;
-
 /// Whether Rokicki's rule leaves a child `distance` moves from H with `left` moves after it to
 /// the prepass (see [`SMALL_LOOP`]).
 #[inline]
@@ -261,19 +256,16 @@ fn available_memory() -> Option<u64> {
 
 /// The phase-1 coordinates within [`NEAR`] moves of H with what each turn does to them; a
 /// child missing from the breadth-first search's map is one further, `NEAR + 1`.
-fn near_moves(phase1: &Phase1Space) -> NearMap {
+fn near_moves(phase1: &Phase1Space) -> NearTurns {
     let (distances, _) = breadth_first_near(phase1, NEAR, &indicatif::ProgressBar::hidden());
-    distances
-        .iter()
-        .map(|(&index, &distance)| {
-            let coord = Phase1Coord::from_index(index);
-            let turns = Turns::of(distance, |turn| {
-                let child = phase1.apply_coord(coord, turn).index();
-                distances.get(&child).copied().unwrap_or(NEAR + 1)
-            });
-            (index, turns)
-        })
-        .collect()
+    NearTurns::new(distances.iter().map(|(&index, &distance)| {
+        let coord = Phase1Coord::from_index(index);
+        let turns = Turns::of(distance, |turn| {
+            let child = phase1.apply_coord(coord, turn).index();
+            distances.get(&child).copied().unwrap_or(NEAR + 1)
+        });
+        (index, turns)
+    }))
 }
 
 /// What a running search reports and obeys.
@@ -659,6 +651,8 @@ impl CosetSolver {
             let coord = self.phase1.apply_coord(node.coord, turn);
             if distance > NEAR {
                 self.turns.prefetch_class(coord);
+            } else {
+                self.near.prefetch(coord.index());
             }
             children[count] = (turn as u8, coord, distance, TurnsEntry::default());
             count += 1;
@@ -666,6 +660,11 @@ impl CosetSolver {
         for (_, coord, distance, entry) in &mut children[..count] {
             if *distance > NEAR {
                 *entry = self.turns.entry(*coord);
+            }
+        }
+        for &(_, _, distance, entry) in &children[..count] {
+            if distance > NEAR {
+                self.turns.ask(entry);
             }
         }
         for &(turn, coord, distance, entry) in &children[..count] {
@@ -700,9 +699,9 @@ impl CosetSolver {
     /// the table answers for any it might lack.
     #[inline]
     fn near_turns(&self, coord: Phase1Coord) -> Turns {
-        let near = self.near.get(&coord.index());
+        let near = self.near.get(coord.index());
         debug_assert!(near.is_some(), "{coord:?} is within {NEAR} moves of H");
-        near.copied().unwrap_or_else(|| self.turns.turns(coord))
+        near.unwrap_or_else(|| self.turns.turns(coord))
     }
 
     /// Up to `limit` positions of the coset whose elements `set` lacks.
@@ -741,42 +740,60 @@ struct Node {
     turns: Turns,
 }
 
-/// Marks waiting for their cells' cache lines: a mark is made a few marks after its line was
-/// asked for, so the misses of a run of marks overlap.
+/// Marks waiting for their cells' cache lines. Places are gathered [`Marks::BATCH`] at a time;
+/// a full batch's lines are asked for back to back and its marks made when the next batch is
+/// full, so that the misses of a whole batch overlap. A prefetch here holds the processor until
+/// its line is on its way: asked one mark at a time among the walk's work, each waited in turn
+/// (reports/coset.md).
 struct Marks<'a> {
     set: &'a CellSet,
     cells: &'a [AtomicU16],
-    pending: [Place; Marks::AHEAD],
-    next: usize,
-    filled: usize,
+    /// The batch whose lines were asked for.
+    asked: [Place; Marks::BATCH],
+    asked_count: usize,
+    /// The batch being gathered.
+    gathering: [Place; Marks::BATCH],
+    gathered: usize,
     newly: u64,
 }
 
 impl<'a> Marks<'a> {
-    const AHEAD: usize = 16;
+    const BATCH: usize = 16;
 
     fn new(set: &'a CellSet) -> Marks<'a> {
+        let none = [Place { cell: 0, bit: 0 }; Marks::BATCH];
         Marks {
             set,
             cells: set.cells(),
-            pending: [Place { cell: 0, bit: 0 }; Marks::AHEAD],
-            next: 0,
-            filled: 0,
+            asked: none,
+            asked_count: 0,
+            gathering: none,
+            gathered: 0,
             newly: 0,
         }
     }
 
     #[inline]
     fn push(&mut self, place: Place) {
-        crate::support::prefetch(self.cells, place.cell as usize);
-        if self.filled == Marks::AHEAD {
-            let oldest = self.pending[self.next];
-            self.mark(oldest);
-        } else {
-            self.filled += 1;
+        self.gathering[self.gathered] = place;
+        self.gathered += 1;
+        if self.gathered == Marks::BATCH {
+            self.turn_over();
         }
-        self.pending[self.next] = place;
-        self.next = (self.next + 1) % Marks::AHEAD;
+    }
+
+    /// Makes the asked batch's marks, then asks for the gathered batch's lines.
+    #[inline]
+    fn turn_over(&mut self) {
+        for i in 0..self.asked_count {
+            self.mark(self.asked[i]);
+        }
+        for place in &self.gathering[..self.gathered] {
+            crate::support::prefetch(self.cells, place.cell as usize);
+        }
+        std::mem::swap(&mut self.asked, &mut self.gathering);
+        self.asked_count = self.gathered;
+        self.gathered = 0;
     }
 
     #[inline]
@@ -793,10 +810,8 @@ impl<'a> Marks<'a> {
 
     /// Makes the marks still waiting; returns how many elements were new.
     fn finish(mut self) -> u64 {
-        for i in 0..self.filled {
-            let place = self.pending[(self.next + Marks::AHEAD - self.filled + i) % Marks::AHEAD];
-            self.mark(place);
-        }
+        self.turn_over();
+        self.turn_over();
         self.newly
     }
 }
@@ -842,6 +857,7 @@ impl Walk<'_, '_, '_> {
 mod tests {
     use super::*;
     use crate::model::cube::Face;
+    use std::collections::HashMap;
 
     /// The elements of H within `depth` of H's own moves, with their lengths in them.
     fn lengths_in_h(depth: u8) -> HashMap<Cube3, u8> {

@@ -122,6 +122,93 @@ impl Turns {
 /// Every turn, a bit each.
 const ALL_TURNS: u32 = (1 << Move::COUNT) - 1;
 
+/// [`Turns`] of a few hundred thousand phase-1 coordinates at most, by coordinate index: an
+/// open-addressed table (linear probing, at most half full) whose slot a search can ask for
+/// before it reads it, as it asks for table entries. A `HashMap` here kept its lookups waiting
+/// on a miss of the last-level cache each, a fifth of a coset search's time (reports/coset.md).
+pub struct NearTurns {
+    slots: Vec<NearSlot>,
+    /// `slots.len() - 1`; the length is a power of two.
+    mask: usize,
+}
+
+/// A slot of [`NearTurns`]: a coordinate index ([`NearSlot::EMPTY`] for none) and its turns.
+#[derive(Clone, Copy)]
+struct NearSlot {
+    index: u32,
+    distance: u8,
+    lowers: u32,
+    keeps: u32,
+}
+
+impl NearSlot {
+    /// No phase-1 index (fewer than 2^32) is this.
+    const EMPTY: u32 = u32::MAX;
+}
+
+impl NearTurns {
+    /// The table of `entries` (coordinate index, turns).
+    pub fn new(entries: impl ExactSizeIterator<Item = (u64, Turns)>) -> NearTurns {
+        let capacity = (entries.len() * 2).next_power_of_two().max(16);
+        let empty = NearSlot {
+            index: NearSlot::EMPTY,
+            distance: 0,
+            lowers: 0,
+            keeps: 0,
+        };
+        let mut near = NearTurns {
+            slots: vec![empty; capacity],
+            mask: capacity - 1,
+        };
+        for (index, turns) in entries {
+            let index = u32::try_from(index).expect("phase-1 indices are below 2^32");
+            let mut slot = near.home(index);
+            while near.slots[slot].index != NearSlot::EMPTY && near.slots[slot].index != index {
+                slot = (slot + 1) & near.mask;
+            }
+            near.slots[slot] = NearSlot {
+                index,
+                distance: turns.distance,
+                lowers: turns.lowers,
+                keeps: turns.keeps,
+            };
+        }
+        near
+    }
+
+    #[inline(always)]
+    fn home(&self, index: u32) -> usize {
+        (u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & self.mask
+    }
+
+    /// Asks for the slot where [`NearTurns::get`] starts looking for `index`.
+    #[inline(always)]
+    pub fn prefetch(&self, index: u64) {
+        crate::support::prefetch(&self.slots, self.home(index as u32));
+    }
+
+    /// The turns of coordinate `index`, if the table holds them.
+    #[inline]
+    pub fn get(&self, index: u64) -> Option<Turns> {
+        let index = u32::try_from(index).ok()?;
+        let mut slot = self.home(index);
+        loop {
+            let found = self.slots[slot];
+            if found.index == index {
+                return Some(Turns {
+                    distance: found.distance,
+                    lowers: found.lowers,
+                    keeps: found.keeps,
+                });
+            }
+            if found.index == NearSlot::EMPTY {
+                return None;
+            }
+            slot = (slot + 1) & self.mask;
+        }
+    }
+}
+
 /// [`Turns`] for every entry of the `phase1-sym` table, four bytes an entry (564 MB), so that
 /// a search that walks sequences into H reads one entry a node, its own, and turns only the
 /// moves that can still arrive; with distances alone it reads the entry of every child
@@ -185,18 +272,23 @@ impl TurnsIntoH {
         self.into_h.prefetch_class(c);
     }
 
-    /// Where the turns of `c` are, their word asked for: a search that reads several at once
-    /// finds them all first, so that their misses overlap.
+    /// Where the turns of `c` are, their word not yet asked for (see [`TurnsIntoH::ask`]).
     #[inline(always)]
     pub fn entry(&self, c: Phase1Coord) -> TurnsEntry {
         let product = self.into_h.product();
         let first = flip_slice(c);
-        let index = product.index(first, c.twist.into());
-        crate::support::prefetch(words(&self.entries), index as usize);
         TurnsEntry {
-            index,
+            index: product.index(first, c.twist.into()),
             symmetry: product.symmetry(first),
         }
+    }
+
+    /// Asks for the word of `entry`. A search that reads several asks for them all back to
+    /// back, once all are found, so that their misses overlap: a prefetch here holds the
+    /// processor until its line is on its way.
+    #[inline(always)]
+    pub fn ask(&self, entry: TurnsEntry) {
+        crate::support::prefetch(words(&self.entries), entry.index as usize);
     }
 
     /// The turns at an entry found by [`TurnsIntoH::entry`], in the position's own turns.
@@ -346,4 +438,33 @@ fn words(map: &memmap2::MmapMut) -> &[u32] {
 fn words_mut(map: &mut memmap2::MmapMut) -> &mut [u32] {
     // SAFETY: as in `words`, the borrow being unique.
     unsafe { std::slice::from_raw_parts_mut(map.as_mut_ptr().cast::<u32>(), map.len() / 4) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every entry is found with its turns, whatever collides with it, and nothing else is.
+    #[test]
+    fn near_turns_holds_exactly_its_entries() {
+        let turns = |i: u64| Turns {
+            distance: (i % 13) as u8,
+            lowers: (i * 7) as u32 & ALL_TURNS,
+            keeps: (i * 11) as u32 & ALL_TURNS & !((i * 7) as u32),
+        };
+        // Indices spread over the phase-1 range, with runs that share home slots.
+        let indices: Vec<u64> = (0..5_000u64)
+            .map(|i| i * 443_419 % 2_217_093_120)
+            .chain((0..64).map(|i| i << 26))
+            .collect();
+        let near = NearTurns::new(indices.iter().map(|&i| (i, turns(i))));
+        for &i in &indices {
+            assert_eq!(near.get(i), Some(turns(i)), "{i}");
+        }
+        let absent = (0..5_000u64).map(|i| i * 443_419 % 2_217_093_120 + 1);
+        for i in absent.filter(|i| !indices.contains(i)) {
+            assert_eq!(near.get(i), None, "{i}");
+        }
+        assert_eq!(near.get(u64::from(u32::MAX) + 5), None);
+    }
 }
