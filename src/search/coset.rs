@@ -632,8 +632,8 @@ impl CosetSolver {
     /// Calls `f` with each child of `node` (with `togo` moves left before it) that can still
     /// end in H after exactly `togo - 1` further moves, and whose subtree holds a sequence the
     /// prepass does not already cover. The node's turns say which children arrive in time and
-    /// how far each is; each child's own turns come from the map near H (in cache) or else the
-    /// table, all of whose entries are asked for before any is read, so that the misses overlap.
+    /// how far each is; each child's own turns come from the map near H or else the table,
+    /// whose slots and words are all asked for before any is read, so that the misses overlap.
     #[inline]
     fn children(&self, node: &Node, togo: u8, ending: Ending, mut f: impl FnMut(Node)) {
         let left = togo - 1;
@@ -651,8 +651,6 @@ impl CosetSolver {
             let coord = self.phase1.apply_coord(node.coord, turn);
             if distance > NEAR {
                 self.turns.prefetch_class(coord);
-            } else {
-                self.near.prefetch(coord.index());
             }
             children[count] = (turn as u8, coord, distance, TurnsEntry::default());
             count += 1;
@@ -662,9 +660,11 @@ impl CosetSolver {
                 *entry = self.turns.entry(*coord);
             }
         }
-        for &(_, _, distance, entry) in &children[..count] {
+        for &(_, coord, distance, entry) in &children[..count] {
             if distance > NEAR {
                 self.turns.ask(entry);
+            } else {
+                self.near.prefetch(coord.index());
             }
         }
         for &(turn, coord, distance, entry) in &children[..count] {

@@ -136,44 +136,58 @@ pub struct NearTurns {
 #[derive(Clone, Copy)]
 struct NearSlot {
     index: u32,
-    distance: u8,
-    lowers: u32,
-    keeps: u32,
+    turns: Turns,
 }
 
 impl NearSlot {
-    /// No phase-1 index (fewer than 2^32) is this.
+    /// No phase-1 index (fewer than 2^32 - 1) is this.
     const EMPTY: u32 = u32::MAX;
 }
 
 impl NearTurns {
-    /// The table of `entries` (coordinate index, turns).
+    /// The table of `entries` (coordinate index, turns), indices below 2^32 - 1.
     pub fn new(entries: impl ExactSizeIterator<Item = (u64, Turns)>) -> NearTurns {
         let capacity = (entries.len() * 2).next_power_of_two().max(16);
         let empty = NearSlot {
             index: NearSlot::EMPTY,
-            distance: 0,
-            lowers: 0,
-            keeps: 0,
+            turns: Turns {
+                distance: 0,
+                lowers: 0,
+                keeps: 0,
+            },
         };
         let mut near = NearTurns {
             slots: vec![empty; capacity],
             mask: capacity - 1,
         };
+        let mut inserted = 0;
         for (index, turns) in entries {
-            let index = u32::try_from(index).expect("phase-1 indices are below 2^32");
+            let index = u32::try_from(index)
+                .ok()
+                .filter(|&i| i != NearSlot::EMPTY)
+                .expect("phase-1 indices are below 2^32 - 1");
             let mut slot = near.home(index);
             while near.slots[slot].index != NearSlot::EMPTY && near.slots[slot].index != index {
                 slot = (slot + 1) & near.mask;
             }
-            near.slots[slot] = NearSlot {
-                index,
-                distance: turns.distance,
-                lowers: turns.lowers,
-                keeps: turns.keeps,
-            };
+            near.slots[slot] = NearSlot { index, turns };
+            inserted += 1;
         }
+        // At most half full, so that every probe meets an empty slot soon.
+        assert!(
+            inserted * 2 <= capacity,
+            "more entries than the iterator's length"
+        );
         near
+    }
+
+    /// The slot where the search for `index` starts; `None` for an index the table cannot hold.
+    #[inline(always)]
+    fn home_of(&self, index: u64) -> Option<(u32, usize)> {
+        let index = u32::try_from(index)
+            .ok()
+            .filter(|&i| i != NearSlot::EMPTY)?;
+        Some((index, self.home(index)))
     }
 
     #[inline(always)]
@@ -184,22 +198,19 @@ impl NearTurns {
     /// Asks for the slot where [`NearTurns::get`] starts looking for `index`.
     #[inline(always)]
     pub fn prefetch(&self, index: u64) {
-        crate::support::prefetch(&self.slots, self.home(index as u32));
+        if let Some((_, slot)) = self.home_of(index) {
+            crate::support::prefetch(&self.slots, slot);
+        }
     }
 
     /// The turns of coordinate `index`, if the table holds them.
     #[inline]
     pub fn get(&self, index: u64) -> Option<Turns> {
-        let index = u32::try_from(index).ok()?;
-        let mut slot = self.home(index);
+        let (index, mut slot) = self.home_of(index)?;
         loop {
             let found = self.slots[slot];
             if found.index == index {
-                return Some(Turns {
-                    distance: found.distance,
-                    lowers: found.lowers,
-                    keeps: found.keeps,
-                });
+                return Some(found.turns);
             }
             if found.index == NearSlot::EMPTY {
                 return None;
@@ -444,19 +455,18 @@ fn words_mut(map: &mut memmap2::MmapMut) -> &mut [u32] {
 mod tests {
     use super::*;
 
-    /// Every entry is found with its turns, whatever collides with it, and nothing else is.
-    #[test]
-    fn near_turns_holds_exactly_its_entries() {
-        let turns = |i: u64| Turns {
+    fn turns(i: u64) -> Turns {
+        Turns {
             distance: (i % 13) as u8,
             lowers: (i * 7) as u32 & ALL_TURNS,
             keeps: (i * 11) as u32 & ALL_TURNS & !((i * 7) as u32),
-        };
-        // Indices spread over the phase-1 range, with runs that share home slots.
-        let indices: Vec<u64> = (0..5_000u64)
-            .map(|i| i * 443_419 % 2_217_093_120)
-            .chain((0..64).map(|i| i << 26))
-            .collect();
+        }
+    }
+
+    /// Every entry is found with its turns and nothing else is: spread over the phase-1 range.
+    #[test]
+    fn near_turns_holds_exactly_its_entries() {
+        let indices: Vec<u64> = (0..5_000u64).map(|i| i * 443_419 % 2_217_093_120).collect();
         let near = NearTurns::new(indices.iter().map(|&i| (i, turns(i))));
         for &i in &indices {
             assert_eq!(near.get(i), Some(turns(i)), "{i}");
@@ -465,6 +475,25 @@ mod tests {
         for i in absent.filter(|i| !indices.contains(i)) {
             assert_eq!(near.get(i), None, "{i}");
         }
-        assert_eq!(near.get(u64::from(u32::MAX) + 5), None);
+        for beyond in [u64::from(u32::MAX), u64::from(u32::MAX) + 5] {
+            assert_eq!(near.get(beyond), None);
+        }
+    }
+
+    /// Keys that share the last slot as their home: the probe runs past the end of the table
+    /// and on from its start, and a key absent from the run is not found.
+    #[test]
+    fn near_turns_probes_wrap_around() {
+        // Eight entries: sixteen slots; a key's home is the top four bits of index x golden.
+        let home = |i: u64| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & 15;
+        let mut sharing = (0..).filter(|&i| home(i) == 15);
+        let indices: Vec<u64> = sharing.by_ref().take(8).collect();
+        let near = NearTurns::new(indices.iter().map(|&i| (i, turns(i))));
+        assert_eq!(near.slots.len(), 16);
+        for &i in &indices {
+            assert_eq!(near.get(i), Some(turns(i)), "{i}");
+        }
+        let next = sharing.next().unwrap_or_default();
+        assert_eq!(near.get(next), None);
     }
 }

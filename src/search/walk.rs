@@ -1,10 +1,11 @@
 //! One subtree's depth-first search within an IDA* iteration.
 //!
 //! The latency of the table reads bounds the node rate, so reads are asked for long before they
-//! are needed. A node's children are generated (coordinates moved, entries prefetched) by its
-//! parent; once the lookups have settled which children to enter and by which moves, the
-//! children of all of them are generated before any subtree is entered, so those of the second
-//! and later children wait a whole subtree's time in cache.
+//! are needed. A node's children are generated (coordinates moved, entries located) and their
+//! entries asked for by its parent; once the lookups have settled which children to enter and
+//! by which moves, the children of all of them are generated before any subtree is entered, so
+//! those of the second and later children wait a whole subtree's time in cache. Each group of
+//! requests is made back to back, once its lines are located (see [`ask_all`]).
 
 use super::canonical::Canonical;
 use super::heuristic::Heuristic;
@@ -19,8 +20,8 @@ const MAX_MOVES: usize = Move::COUNT;
 /// Nodes between two looks at the clock and at the other threads.
 const CHECK_INTERVAL: u64 = 1 << 16;
 
-/// A generated child: the turn that reaches it and its coordinates, whose table entries have
-/// been asked for.
+/// A generated child: the turn that reaches it and its coordinates, whose table entries are
+/// located (and asked for by [`ask_all`] with its siblings').
 #[derive(Clone, Copy, Default)]
 pub struct Child<C> {
     turn: u8,
@@ -188,12 +189,12 @@ fn generate<H: Heuristic>(heuristic: &H, node: &NodeOf<H>, out: &mut [ChildOf<H>
     count
 }
 
-/// Asks for the entries of generated `children`. The requests of all the children a node's
+/// Asks for the entries of generated `children` ([`Heuristic::ask`]). The requests of all the children a node's
 /// expansion generates are made together: a prefetch here retires only once its line is on its
 /// way, so requests spread among the work of locating the lines would each hold the processor
 /// up in turn, where requests made back to back wait together (reports/performance.md).
 #[inline]
-fn ask<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
+fn ask_all<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
     for child in children {
         heuristic.ask(&child.coords);
     }
@@ -299,7 +300,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
         let frame = &mut self.frames[usize::from(g)];
         frame.child_count = generate(self.heuristic, node, &mut frame.children);
-        ask(self.heuristic, &frame.children[..frame.child_count]);
+        ask_all(self.heuristic, &frame.children[..frame.child_count]);
         self.expand(node, g)
     }
 
@@ -403,8 +404,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         let depth = usize::from(g);
         let other_axes_lead = self.judge_last_run(g);
         self.nodes += self.frames[depth].child_count as u64;
-        // The direct lookup; with the dual lookup, the kept children's inverses are ranked
-        // and their entries asked for.
+        // The direct lookup; with the dual lookup, the kept children's inverses are ranked,
+        // their entries asked for together once all are.
         let mut kept = 0;
         let mut dead_faces = 0u32;
         for i in 0..self.frames[depth].child_count {
@@ -482,7 +483,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 frame.grandchild_counts[k] = count;
             }
             for k in 0..entered {
-                ask(
+                ask_all(
                     heuristic,
                     &frame.grandchildren[k][..frame.grandchild_counts[k]],
                 );

@@ -95,13 +95,28 @@ impl H48Heuristic {
         self.table().value(c.index)
     }
 
+    /// The coordinates of `cube`, their table line located.
+    #[inline]
+    fn locate(&self, cube: &Cube3) -> H48Coords {
+        let coord = H48Coord::of(cube);
+        H48Coords {
+            coord,
+            index: self.entry(coord),
+        }
+    }
+
+    /// The table entry of `coord`.
+    #[inline(always)]
+    fn entry(&self, coord: H48Coord) -> u64 {
+        self.layout.entry_of(self.space.index(coord))
+    }
+
     /// The coordinates of `cube`, their table line asked for.
     #[inline]
     fn coords_of(&self, cube: &Cube3) -> H48Coords {
-        let coord = H48Coord::of(cube);
-        let index = self.layout.entry_of(self.space.index(coord));
-        self.table().prefetch(index);
-        H48Coords { coord, index }
+        let coords = self.locate(cube);
+        self.table().prefetch(coords.index);
+        coords
     }
 
     /// The moves that may follow a node (or begin its other end) whose bound on that side is
@@ -145,7 +160,7 @@ impl Heuristic for H48Heuristic {
 
     #[inline]
     fn ready(&self, c: &mut H48Coords) {
-        c.index = self.layout.entry_of(self.space.index(c.coord));
+        c.index = self.entry(c.coord);
     }
 
     #[inline(always)]
@@ -172,9 +187,7 @@ impl Heuristic for H48Heuristic {
         if self.subgroup >> turn & 1 == 1 {
             return H48Coords::default();
         }
-        let coord = H48Coord::of(&cube.inverse());
-        let index = self.layout.entry_of(self.space.index(coord));
-        H48Coords { coord, index }
+        self.locate(&cube.inverse())
     }
 
     #[inline(always)]

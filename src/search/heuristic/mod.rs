@@ -33,9 +33,10 @@ use std::path::Path;
 
 /// A lower bound on the distance to solved, as the search uses it.
 ///
-/// The search keeps [`Heuristic::Coords`] per node and moves them with [`Heuristic::child`],
-/// which also asks the memory system for the child's table entries: the children of a node are
-/// all generated before any is looked up, so the reads overlap.
+/// The search keeps [`Heuristic::Coords`] per node and moves them with [`Heuristic::child`];
+/// the child's table entries are located by [`Heuristic::ready`] and asked for from the memory
+/// system by [`Heuristic::ask`] (or already by `child`, where locating them needs no read). The
+/// children of a node are all generated before any is looked up, so the reads overlap.
 pub trait Heuristic: Sync {
     /// What a node carries for its lookups.
     type Coords: Copy + Default + Send + Sync;
@@ -57,8 +58,8 @@ pub trait Heuristic: Sync {
 
     /// The second step of generating a child, run once every child of a node has had its
     /// first ([`Heuristic::child`]): what the lookups need that depends on reads the first
-    /// step asked for, and the table entries then known. Splitting the steps lets the reads of
-    /// all children overlap instead of waiting one after another. Nothing by default.
+    /// step asked for, such as where the table entries are. Splitting the steps lets the reads
+    /// of all children overlap instead of waiting one after another. Nothing by default.
     #[inline]
     fn ready(&self, _c: &mut Self::Coords) {}
 
