@@ -447,14 +447,38 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 heuristic.ask_inverse(&frame.inverses[k], frame.kept[k].turn);
             }
         }
+        // A child's inverse is as far as the child, and one move (two quarter turns) from its
+        // siblings' of the same face, whatever the end the node extends: a bound of the
+        // inverse rules out the siblings and the parent as the direct lookup's does, the
+        // siblings kept before it as well as those after.
+        let mut passed = 0u32;
+        let mut dead_faces = 0u32;
+        if shared.dual {
+            for k in 0..kept {
+                let child = &mut frame.kept[k];
+                match heuristic.dual(&frame.inverses[k], child.turn, &mut child.dual, budget) {
+                    Ok(allowed) => {
+                        child.allowed &= allowed;
+                        passed |= 1 << k;
+                    }
+                    Err(bound) => {
+                        if bound >= budget + 3 {
+                            return false;
+                        }
+                        if bound > budget + self.canonical.sibling_distance() {
+                            dead_faces |= 1 << self.canonical.face(child.turn);
+                        }
+                    }
+                }
+            }
+        } else {
+            passed = (1 << kept) - 1;
+        }
         let mut entered = 0;
         for k in 0..kept {
-            let mut child = frame.kept[k];
-            if shared.dual {
-                match heuristic.dual(&frame.inverses[k], child.turn, &mut child.dual, budget) {
-                    Some(allowed) => child.allowed &= allowed,
-                    None => continue,
-                }
+            let child = frame.kept[k];
+            if passed & 1 << k == 0 || dead_faces & 1 << self.canonical.face(child.turn) != 0 {
+                continue;
             }
             frame.kept[entered] = child;
             entered += 1;

@@ -198,14 +198,23 @@ impl Heuristic for H48Heuristic {
     }
 
     #[inline]
-    fn dual(&self, inverse: &H48Coords, turn: u8, side: &mut H48Side, budget: u8) -> Option<u32> {
+    fn dual(
+        &self,
+        inverse: &H48Coords,
+        turn: u8,
+        side: &mut H48Side,
+        budget: u8,
+    ) -> Result<u32, u8> {
         if self.subgroup >> turn & 1 == 0 {
             *side = H48Side {
                 coords: *inverse,
                 value: self.read(inverse),
             };
         }
-        (side.value <= budget).then(|| self.narrowed(side.value, budget))
+        if side.value > budget {
+            return Err(side.value);
+        }
+        Ok(self.narrowed(side.value, budget))
     }
 
     fn root_dual(&self, cube: &Cube3) -> H48Side {

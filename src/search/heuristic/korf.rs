@@ -151,11 +151,18 @@ impl Heuristic for KorfHeuristic {
     }
 
     #[inline]
-    fn dual(&self, inverse: &[u32; EDGE_LOOKUPS], _: u8, _: &mut (), budget: u8) -> Option<u32> {
+    fn dual(
+        &self,
+        inverse: &[u32; EDGE_LOOKUPS],
+        _: u8,
+        _: &mut (),
+        budget: u8,
+    ) -> Result<u32, u8> {
         let over = inverse
             .iter()
-            .any(|&e| self.edges.nibble(e.into()) > budget);
-        (!over).then_some(u32::MAX)
+            .map(|&e| self.edges.nibble(e.into()))
+            .find(|&value| value > budget);
+        over.map_or(Ok(u32::MAX), Err)
     }
 
     fn root_dual(&self, _cube: &Cube3) {}

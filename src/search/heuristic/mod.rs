@@ -98,17 +98,16 @@ pub trait Heuristic: Sync {
     #[inline]
     fn ask_inverse(&self, _inverse: &Self::Inverse, _turn: u8) {}
 
-    /// The dual lookup of a node reached by `turn` with `budget` moves left: `None` if its
-    /// inverse position's bound exceeds the budget, else the moves (a bit mask over turn
-    /// numbers) that may follow it. `dual` holds the parent's values on entry and the node's on
-    /// return.
+    /// The dual lookup of a node reached by `turn` with `budget` moves left: the moves (a bit
+    /// mask over turn numbers) that may follow it, or the inverse position's bound where that
+    /// exceeds the budget. `dual` holds the parent's values on entry and the node's on return.
     fn dual(
         &self,
         inverse: &Self::Inverse,
         turn: u8,
         dual: &mut Self::Dual,
         budget: u8,
-    ) -> Option<u32>;
+    ) -> Result<u32, u8>;
 
     /// The dual values of `cube` itself, all read: where the dual lookup starts, at the root.
     fn root_dual(&self, cube: &Cube3) -> Self::Dual;

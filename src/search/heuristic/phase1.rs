@@ -180,7 +180,7 @@ impl Heuristic for Phase1Heuristic {
         turn: u8,
         values: &mut [u8; AXES],
         budget: u8,
-    ) -> Option<u32> {
+    ) -> Result<u32, u8> {
         let inherited = self.inherited[usize::from(turn)];
         let mut allowed = u32::MAX;
         for (axis, value) in values.iter_mut().enumerate() {
@@ -188,13 +188,13 @@ impl Heuristic for Phase1Heuristic {
                 *value = self.phase1.nibble(inverse[axis].index());
             }
             if *value > budget {
-                return None;
+                return Err(*value);
             }
             if *value == budget {
                 allowed &= !self.subgroup[axis];
             }
         }
-        Some(allowed)
+        Ok(allowed)
     }
 
     fn root_dual(&self, cube: &Cube3) -> [u8; AXES] {

@@ -247,7 +247,7 @@ impl Heuristic for UdHeuristic {
     }
 
     #[inline]
-    fn dual(&self, inverse: &UdCoords, turn: u8, side: &mut UdSide, budget: u8) -> Option<u32> {
+    fn dual(&self, inverse: &UdCoords, turn: u8, side: &mut UdSide, budget: u8) -> Result<u32, u8> {
         let inherited = usize::from(self.axis_of[usize::from(turn)]);
         for axis in 0..AXES {
             if axis != inherited {
@@ -256,10 +256,11 @@ impl Heuristic for UdHeuristic {
                 side.values[axis] = self.table().value(inverse.indices[axis]);
             }
         }
-        if combine(side.values) > budget {
-            return None;
+        let bound = combine(side.values);
+        if bound > budget {
+            return Err(bound);
         }
-        Some(self.narrowed(side.values, budget))
+        Ok(self.narrowed(side.values, budget))
     }
 
     fn root_dual(&self, cube: &Cube3) -> UdSide {
