@@ -152,6 +152,25 @@ fn long_lines_parse_in_one_pass() {
     ));
 }
 
+/// A slice is two face turns: a sequence within the limit of written turns may resolve past
+/// the limit of face turns, and is refused rather than read into a list whose printed form
+/// would not read back (found by fuzzing: `(RR S11 M)221121`).
+#[test]
+fn slices_count_as_the_face_turns_they_make() {
+    assert_eq!(
+        parse_moves("(S)600000"),
+        Err(NotationError::TooLong { column: 10 })
+    );
+    assert_eq!(
+        parse_moves("(RR S11 M)221121"),
+        Err(NotationError::TooLong { column: 17 })
+    );
+    let most = parse_moves("(S)500000").map(|m| m.len());
+    assert_eq!(most, Ok(MAX_MOVES));
+    let printed = parse_moves("(S)500000").map(|m| crate::model::notation::format_moves(&m));
+    assert!(printed.is_ok_and(|p| parse_moves(&p).is_ok()));
+}
+
 #[test]
 fn a_puzzle_without_inner_layers_rejects_wide_turns_and_slices() {
     for (text, token, column) in [
