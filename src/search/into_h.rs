@@ -3,12 +3,14 @@
 //! method and the coset search both walk by.
 
 use super::heuristic::{Entries, open_table};
+use crate::bfs::MixHasher;
 use crate::catalogue::{TableId, TableKind};
 use crate::model::cube::{Metric, Move, Symmetry};
 use crate::space::phase1::{FLIPS, Phase1Coord, Phase1Space};
 use crate::space::twophase::{SymProduct, TWISTS, flip_slice};
 use crate::table::{Table, TableError};
 use rayon::prelude::*;
+use std::hash::Hasher;
 use std::path::Path;
 
 /// The mapped `phase1-sym` table (half-turn metric) and the index its classes need.
@@ -190,9 +192,13 @@ impl NearTurns {
         Some((index, self.home(index)))
     }
 
+    /// The slot where `index` is looked for first: the hash the breadth-first engine's maps
+    /// use.
     #[inline(always)]
     fn home(&self, index: u32) -> usize {
-        (u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & self.mask
+        let mut hasher = MixHasher::default();
+        hasher.write_u64(index.into());
+        hasher.finish() as usize & self.mask
     }
 
     /// Asks for the slot where [`NearTurns::get`] starts looking for `index`.
@@ -484,9 +490,9 @@ mod tests {
     /// and on from its start, and a key absent from the run is not found.
     #[test]
     fn near_turns_probes_wrap_around() {
-        // Eight entries: sixteen slots; a key's home is the top four bits of index x golden.
-        let home = |i: u64| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & 15;
-        let mut sharing = (0..).filter(|&i| home(i) == 15);
+        // Eight entries: sixteen slots, as in an empty table.
+        let empty = NearTurns::new(std::iter::empty());
+        let mut sharing = (0u32..).filter(|&i| empty.home(i) == 15).map(u64::from);
         let indices: Vec<u64> = sharing.by_ref().take(8).collect();
         let near = NearTurns::new(indices.iter().map(|&i| (i, turns(i))));
         assert_eq!(near.slots.len(), 16);

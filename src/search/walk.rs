@@ -169,7 +169,7 @@ pub struct Prefix<H: Heuristic> {
 }
 
 /// Generates the children of `node` by its allowed moves into `out`, their entries not yet
-/// asked for (see [`ask`]); returns how many there are.
+/// asked for (see [`ask_all`]); returns how many there are.
 #[inline]
 fn generate<H: Heuristic>(heuristic: &H, node: &NodeOf<H>, out: &mut [ChildOf<H>]) -> usize {
     let mut count = 0;
@@ -189,15 +189,44 @@ fn generate<H: Heuristic>(heuristic: &H, node: &NodeOf<H>, out: &mut [ChildOf<H>
     count
 }
 
-/// Asks for the entries of generated `children` ([`Heuristic::ask`]). The requests of all the children a node's
-/// expansion generates are made together: a prefetch here retires only once its line is on its
-/// way, so requests spread among the work of locating the lines would each hold the processor
-/// up in turn, where requests made back to back wait together (reports/performance.md).
+/// Asks for the entries of generated `children` ([`Heuristic::ask`]). The requests of all the
+/// children a node's expansion generates are made together: a prefetch here retires only once
+/// its line is on its way, so requests spread among the work of locating the lines would each
+/// hold the processor up in turn, where requests made back to back wait together
+/// (reports/performance.md).
 #[inline]
 fn ask_all<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
     for child in children {
         heuristic.ask(&child.coords);
     }
+}
+
+/// What a child's `bound` (of the child or of its inverse, the same distance) rules out with
+/// `budget` moves left. The bound may exceed the budget by more than one step (it is not
+/// consistent). A child is one move from its parent, so at `budget + 3` the parent itself is
+/// out of reach (bidirectional pathmax). It is one move (two quarter turns) from the other
+/// turns of its face, so at `budget + 2` (`+ 3`) those are out of reach too.
+#[inline(always)]
+fn reach(canonical: &Canonical, bound: u8, budget: u8) -> Reach {
+    if bound <= budget {
+        Reach::Within
+    } else if bound >= budget + 3 {
+        Reach::NotTheParent
+    } else if bound > budget + canonical.sibling_distance() {
+        Reach::NotTheFace
+    } else {
+        Reach::NotTheChild
+    }
+}
+
+/// What a child's bound rules out (see [`reach`]).
+enum Reach {
+    Within,
+    NotTheChild,
+    /// The child and the other turns of its face.
+    NotTheFace,
+    /// The node the child was reached from.
+    NotTheParent,
 }
 
 /// One subtree's depth-first search, or the enumeration of the prefixes below the root.
@@ -416,20 +445,18 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             {
                 continue;
             }
-            let bound = heuristic.bound(&child.coords, budget);
-            if bound > budget {
-                // The bound may exceed the budget by more than one step (it is not consistent).
-                // A child is at most one move from its parent, so at `budget + 3` the parent
-                // itself is out of reach (bidirectional pathmax). It is one move (two quarter
-                // turns) from the other turns of its face, so at `budget + 2` (`+ 3`) those
-                // are out of reach too; they come next in turn order.
-                if bound >= budget + 3 {
-                    return false;
-                }
-                if bound > budget + self.canonical.sibling_distance() {
+            match reach(
+                self.canonical,
+                heuristic.bound(&child.coords, budget),
+                budget,
+            ) {
+                Reach::Within => {}
+                Reach::NotTheChild => continue,
+                Reach::NotTheFace => {
                     dead_faces |= 1 << face;
+                    continue;
                 }
-                continue;
+                Reach::NotTheParent => return false,
             }
             let child = self.node(node, &child);
             let frame = &mut self.frames[depth];
@@ -440,39 +467,31 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             frame.kept[kept] = child;
             kept += 1;
         }
-        // The dual lookup drops kept children or narrows their next moves.
+        // The dual lookup drops kept children or narrows their next moves. A child's inverse
+        // is as far as the child, and one move from its siblings' inverses, whichever end the
+        // node extends: its bound rules out siblings and the parent as the direct one does,
+        // the siblings kept before it as well as those after.
         let frame = &mut self.frames[depth];
+        let mut passed = (1u32 << kept) - 1;
+        let mut dead_faces = 0u32;
         if shared.dual {
             for k in 0..kept {
                 heuristic.ask_inverse(&frame.inverses[k], frame.kept[k].turn);
             }
-        }
-        // A child's inverse is as far as the child, and one move (two quarter turns) from its
-        // siblings' of the same face, whatever the end the node extends: a bound of the
-        // inverse rules out the siblings and the parent as the direct lookup's does, the
-        // siblings kept before it as well as those after.
-        let mut passed = 0u32;
-        let mut dead_faces = 0u32;
-        if shared.dual {
             for k in 0..kept {
                 let child = &mut frame.kept[k];
                 match heuristic.dual(&frame.inverses[k], child.turn, &mut child.dual, budget) {
-                    Ok(allowed) => {
-                        child.allowed &= allowed;
-                        passed |= 1 << k;
-                    }
+                    Ok(allowed) => child.allowed &= allowed,
                     Err(bound) => {
-                        if bound >= budget + 3 {
-                            return false;
-                        }
-                        if bound > budget + self.canonical.sibling_distance() {
-                            dead_faces |= 1 << self.canonical.face(child.turn);
+                        passed &= !(1 << k);
+                        match reach(self.canonical, bound, budget) {
+                            Reach::Within | Reach::NotTheChild => {}
+                            Reach::NotTheFace => dead_faces |= 1 << self.canonical.face(child.turn),
+                            Reach::NotTheParent => return false,
                         }
                     }
                 }
             }
-        } else {
-            passed = (1 << kept) - 1;
         }
         let mut entered = 0;
         for k in 0..kept {

@@ -95,6 +95,13 @@ impl H48Heuristic {
         self.table().value(c.index)
     }
 
+    /// Whether a child reached by `turn` inherits its parent's inverse value: a half turn lies
+    /// in the subgroup, so the child's inverse lies in its parent's inverse's coset.
+    #[inline(always)]
+    fn inherits(&self, turn: u8) -> bool {
+        self.subgroup >> turn & 1 == 1
+    }
+
     /// The coordinates of `cube`, their table line located.
     #[inline]
     fn locate(&self, cube: &Cube3) -> H48Coords {
@@ -184,7 +191,7 @@ impl Heuristic for H48Heuristic {
 
     #[inline]
     fn inverse(&self, cube: &Cube3, turn: u8) -> H48Coords {
-        if self.subgroup >> turn & 1 == 1 {
+        if self.inherits(turn) {
             return H48Coords::default();
         }
         self.locate(&cube.inverse())
@@ -192,7 +199,7 @@ impl Heuristic for H48Heuristic {
 
     #[inline(always)]
     fn ask_inverse(&self, inverse: &H48Coords, turn: u8) {
-        if self.subgroup >> turn & 1 == 0 {
+        if !self.inherits(turn) {
             self.table().prefetch(inverse.index);
         }
     }
@@ -205,7 +212,7 @@ impl Heuristic for H48Heuristic {
         side: &mut H48Side,
         budget: u8,
     ) -> Result<u32, u8> {
-        if self.subgroup >> turn & 1 == 0 {
+        if !self.inherits(turn) {
             *side = H48Side {
                 coords: *inverse,
                 value: self.read(inverse),

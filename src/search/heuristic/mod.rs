@@ -66,8 +66,8 @@ pub trait Heuristic: Sync {
     /// The third step, where [`Heuristic::child`] has not done it: asks for the table entries
     /// that [`Heuristic::ready`] located. The search runs it for all the children an expansion
     /// generates back to back: on the project's machine a prefetch holds the processor up
-    /// until its address is translated, so requests made among the work of locating lines
-    /// wait one after another, and requests made together wait once.
+    /// until its line is on its way, so requests made among the work of locating lines wait
+    /// one after another, and requests made together wait once.
     #[inline]
     fn ask(&self, _c: &Self::Coords) {}
 
