@@ -21,6 +21,7 @@ if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 cargo test --release --quiet --no-run
 target/release/gen-tables --data-dir "$data" --metric both 2x2 >/dev/null
 target/release/gen-tables --data-dir "$data" corners ud-f4 phase1-sym phase2 phase2-slice >/dev/null
+target/release/gen-tables --data-dir "$data" --metric qtm phase1-sym >/dev/null
 CUBELAB_TEST_DATA=$data "$venv/bin/python" -m pytest -q python/tests
 
 echo "type stubs: mypy --strict, stubtest"

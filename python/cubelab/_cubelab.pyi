@@ -158,7 +158,8 @@ def coset(
     bound: Optional[int] = None,
     exact: bool = False,
     max_depth: Optional[int] = None,
-    search_depth: int = 16,
+    search_depth: Optional[int] = None,
+    metric: _Metric = "htm",
     data_dir: Optional[_Path] = None,
 ) -> CosetResult: ...
 @overload

@@ -75,6 +75,7 @@ CosetResult = TypedDict(
     "CosetResult",
     {
         "coset": str,
+        "metric": Literal["htm", "qtm"],
         "class": int,
         "class_cosets": int,
         "counts": List[int],

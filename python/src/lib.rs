@@ -11,7 +11,9 @@ use cubelab::model::cube::Metric;
 use cubelab::model::facelet::net;
 use cubelab::model::position::{Form, Position as LibPosition, Puzzle, parse_position};
 use cubelab::packing::Encoding;
-use cubelab::search::coset::{CosetLimits, MAX_DEPTH, Progress as CosetProgress};
+use cubelab::search::coset::{
+    CosetLimits, MAX_DEPTH, Progress as CosetProgress, default_search_depth, gods_number,
+};
 use cubelab::search::last_layer::{GoalAnswerer, LastLayerSolver, LastLayerTable};
 use cubelab::solving::{JsonShape, Method, Request, Solvers};
 use cubelab::table::{BuildLock, Table as LibTable, Verify};
@@ -658,32 +660,37 @@ fn experiment_columns<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py
     Ok(columns)
 }
 
-/// `coset(moves, *, bound=None, exact=False, max_depth=None, search_depth=16, data_dir=None)`:
-/// every position of the coset H·moves at once (H = <U, D, R2, L2, F2, B2>; 19,508,428,800
-/// positions), as `cubelab coset --json` computes it, returned as its dict: `counts` (positions
+/// `coset(moves, *, bound=None, exact=False, max_depth=None, search_depth=None, metric="htm",
+/// data_dir=None)`: every position of the coset H·moves at once (H = <U, D, R2, L2, F2, B2>;
+/// 19,508,428,800 positions), as `cubelab coset --json` computes it, returned as its dict: `counts` (positions
 /// at each exact distance, index = depth), `reached`, `depths` (per depth: count, total,
 /// exact, sequences, seconds), `bound` (every position proven within it, or None), `unsolved`,
 /// `finished` (positions left at a bound of 20 and proven one at a time by the two-phase
 /// search), `unsolved_positions`, `class` (its symmetry class among 138,639,780),
-/// `class_cosets` (how many cosets that class stands for) and `seconds`. `bound` (default 20)
-/// proves the bound, phase 1 searching to `search_depth`; `exact=True` with `max_depth` counts
-/// exact distances. Needs the `phase1-sym` table (a bound of 20 also the two-phase tables) and
-/// about 7.5 GB of memory; takes seconds to minutes, with the GIL
+/// `class_cosets` (how many cosets that class stands for) and `seconds`. `bound` (default:
+/// God's number, 20 in htm and 26 in qtm) proves the bound, phase 1 searching to
+/// `search_depth` (default 16 in htm, 18 in qtm); `exact=True` with `max_depth` counts exact distances; `metric` is "htm" or
+/// "qtm". Needs the `phase1-sym` table of the metric (an htm bound of 20 also the two-phase
+/// tables) and about 7.5 GB of memory; takes seconds to minutes, with the GIL
 /// released. Raises TableError for a missing table, PositionError for moves that name no 3x3
 /// position, ValueError for contradictory arguments, CubelabError when memory is short or the
 /// depth is below the coset's distance into H.
 #[pyfunction]
-#[pyo3(signature = (moves, *, bound = None, exact = false, max_depth = None, search_depth = 16,
-    data_dir = None))]
+#[pyo3(signature = (moves, *, bound = None, exact = false, max_depth = None, search_depth = None,
+    metric = "htm", data_dir = None))]
+#[allow(clippy::too_many_arguments)]
 fn coset<'py>(
     py: Python<'py>,
     moves: &str,
     bound: Option<u32>,
     exact: bool,
     max_depth: Option<u32>,
-    search_depth: u32,
+    search_depth: Option<u32>,
+    metric: &str,
     data_dir: Option<PathBuf>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let metric: Metric = named("metric", metric)?;
+    let search_depth = search_depth.unwrap_or(default_search_depth(metric));
     let limits = match (exact, max_depth, bound) {
         (true, Some(depth), None) => CosetLimits::exact(depth),
         (true, None, _) => {
@@ -691,7 +698,9 @@ fn coset<'py>(
                 "exact=True needs max_depth, the last depth to count",
             ));
         }
-        (false, None, bound) => CosetLimits::bound(bound.unwrap_or(20), search_depth),
+        (false, None, bound) => {
+            CosetLimits::bound(bound.unwrap_or(gods_number(metric)), search_depth)
+        }
         (true, Some(_), Some(_)) | (false, Some(_), _) => {
             return Err(PyValueError::new_err(
                 "give bound (a bound run) or exact=True with max_depth (exact counts), not both",
@@ -700,17 +709,18 @@ fn coset<'py>(
     };
     if limits.max_depth.max(search_depth) > MAX_DEPTH {
         return Err(PyValueError::new_err(format!(
-            "depths go up to {MAX_DEPTH} (God's number is 20)"
+            "depths go up to {MAX_DEPTH} (God's number is 20, 26 in qtm)"
         )));
     }
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
     let representative = coset_command::representative(moves).map_err(position_error)?;
-    coset_command::missing_tables(&dir, limits.finishes()).map_err(table_error)?;
+    let finish = coset_command::finishes(metric, &limits);
+    coset_command::missing_tables(&dir, metric, finish).map_err(table_error)?;
     let (result, class, seconds) = py
         .detach(|| {
             let started = Instant::now();
             let class = coset_command::Class::of(&representative);
-            let solver = coset_command::open_solver(&dir, limits.finishes())?;
+            let solver = coset_command::open_solver(&dir, metric, finish)?;
             let progress = CosetProgress {
                 watch: &[],
                 on_depth: &mut |_| {},
@@ -723,7 +733,10 @@ fn coset<'py>(
             Ok::<_, String>((result, class, started.elapsed().as_secs_f64()))
         })
         .map_err(CubelabError::new_err)?;
-    to_python(py, &coset_command::json(moves, &class, &result, seconds))
+    to_python(
+        py,
+        &coset_command::json(moves, metric, &class, &result, seconds),
+    )
 }
 
 /// A table file, mapped into memory (not read): opening even a 1.3 GB table takes

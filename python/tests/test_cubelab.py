@@ -261,6 +261,18 @@ def test_a_coset_counts_h_as_published(data_dir):
     assert result["class_cosets"] == 1 and 0 <= result["class"] < 138_639_780
 
 
+def test_a_quarter_turn_coset_counts_h(data_dir):
+    # H's elements within three quarter turns: U, U', D, D'; then U2, D2, R2, L2, F2, B2 and
+    # U D, U D', U' D, U' D'; the 36 at three are checked against a breadth-first search by
+    # the Rust suite (tests/suite/coset.rs).
+    result = cubelab.coset("U", exact=True, max_depth=3, metric="qtm", data_dir=data_dir)
+    assert result["counts"][:3] == [1, 4, 10]
+    assert result["metric"] == "qtm"
+    assert sum(result["counts"]) + result["unsolved"] == 19_508_428_800
+    with pytest.raises(ValueError, match="metric"):
+        cubelab.coset("U", exact=True, max_depth=3, metric="stm", data_dir=data_dir)
+
+
 def test_coset_arguments_are_checked(data_dir):
     with pytest.raises(ValueError, match="max_depth"):
         cubelab.coset("U", exact=True, data_dir=data_dir)

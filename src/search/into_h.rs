@@ -13,8 +13,9 @@ use rayon::prelude::*;
 use std::hash::Hasher;
 use std::path::Path;
 
-/// The mapped `phase1-sym` table (half-turn metric) and the index its classes need.
+/// The mapped `phase1-sym` table of one metric and the index its classes need.
 pub struct DistanceIntoH {
+    metric: Metric,
     index: SymProduct,
     entries: Entries,
     // The mapping `entries` reads; declared last, dropped after it.
@@ -22,21 +23,27 @@ pub struct DistanceIntoH {
 }
 
 impl DistanceIntoH {
-    /// Maps the table from `dir`; the caller has checked that it is present (a missing table's
-    /// error names the command that builds it, see [`super::heuristic`]).
-    pub fn open(dir: &Path) -> Result<DistanceIntoH, TableError> {
-        let table = open_table(dir, TableId::new(TableKind::Phase1Sym, Metric::Htm))?;
-        Ok(DistanceIntoH::of(table, SymProduct::phase1()))
+    /// Maps the table of `metric` from `dir`; the caller has checked that it is present (a
+    /// missing table's error names the command that builds it, see [`super::heuristic`]).
+    pub fn open(dir: &Path, metric: Metric) -> Result<DistanceIntoH, TableError> {
+        let table = open_table(dir, TableId::new(TableKind::Phase1Sym, metric))?;
+        Ok(DistanceIntoH::of(table, SymProduct::phase1(), metric))
     }
 
-    /// The reader of a mapped `phase1-sym` table, with its index built by the caller (the
-    /// two-phase solver builds it beside the phase-2 one).
-    pub fn of(table: Table, index: SymProduct) -> DistanceIntoH {
+    /// The reader of a mapped `phase1-sym` table of `metric`, with its index built by the
+    /// caller (the two-phase solver builds it beside the phase-2 one).
+    pub fn of(table: Table, index: SymProduct, metric: Metric) -> DistanceIntoH {
         DistanceIntoH {
+            metric,
             index,
             entries: Entries::of(&table),
             _table: table,
         }
+    }
+
+    /// The metric whose moves the distances count.
+    pub fn metric(&self) -> Metric {
+        self.metric
     }
 
     /// The exact number of moves from a phase-1 coordinate into H.
@@ -65,9 +72,10 @@ impl DistanceIntoH {
 }
 
 /// A phase-1 coordinate's distance into H and what each turn does to it, a bit per turn (by
+/// its place among its metric's moves, [`Phase1Space::moves`]; in HTM that is
 /// [`Move::index`]): the turns that lower the distance and those that keep it; the rest raise
 /// it by one. `lowers` and `keeps` are disjoint, `lowers` is empty in H, and the distance is at
-/// most 12 (phase 1's diameter), so that it packs in a nibble.
+/// most 13 (phase 1's diameter: 12 in HTM, 13 in QTM), so that it packs in a nibble.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Turns {
     pub distance: u8,
@@ -102,10 +110,11 @@ impl Turns {
         }
     }
 
-    /// Reads them off the distances of the coordinate and of its children.
-    pub fn of(distance: u8, child_distance: impl Fn(usize) -> u8) -> Turns {
+    /// Reads them off the distances of the coordinate and of its children by each of
+    /// `turn_count` turns.
+    pub fn of(distance: u8, turn_count: usize, child_distance: impl Fn(usize) -> u8) -> Turns {
         let (mut lowers, mut keeps) = (0, 0);
-        for turn in 0..Move::COUNT {
+        for turn in 0..turn_count {
             let after = child_distance(turn);
             if after < distance {
                 lowers |= 1 << turn;
@@ -237,10 +246,8 @@ impl NearTurns {
 ///
 /// An entry holds, for the position the index stands for (the class's representative seen
 /// with that twist), its distance in bits 0-3 and, per face, a nibble at bit `4 + 4·face`: its
-/// three turns' changes of distance, which cannot hold both a rise and a fall (two turns of
-/// one face are a move apart), as bit 3 set for rises or clear for falls and bit `k` for
-/// whether turn `k` changes it at all. A position seen through a symmetry has its turns
-/// renamed by it, per face nibble from a table.
+/// turns' changes of distance (see [`FaceCode`]). A position seen through a symmetry has its
+/// turns renamed by it, per face nibble from a table.
 pub struct TurnsIntoH {
     into_h: DistanceIntoH,
     entries: memmap2::MmapMut,
@@ -254,8 +261,14 @@ pub struct TurnsIntoH {
 const FACES: usize = 6;
 
 impl TurnsIntoH {
-    /// Builds the turns of every entry of `into_h`'s table.
+    /// Builds the turns of every entry of `into_h`'s table, whose metric's moves `phase1` turns.
     pub fn new(into_h: DistanceIntoH, phase1: &Phase1Space) -> std::io::Result<TurnsIntoH> {
+        let code = FaceCode::of(into_h.metric());
+        assert_eq!(
+            phase1.moves().len(),
+            FACES * code.turns_per_face(),
+            "the phase-1 space turns the table's metric's moves"
+        );
         let product = into_h.product();
         let twists = TWISTS as usize;
         let mut entries = memmap2::MmapMut::map_anon(product.class_count() as usize * twists * 4)?;
@@ -266,7 +279,7 @@ impl TurnsIntoH {
             .par_chunks_mut(twists)
             .enumerate()
             .for_each_init(
-                || vec![0u8; (Move::COUNT + 1) * twists],
+                || vec![0u8; (phase1.moves().len() + 1) * twists],
                 |distances, (class, row)| {
                     class_turns(&into_h, phase1, &seen, class as u32, distances, row);
                 },
@@ -274,7 +287,7 @@ impl TurnsIntoH {
         Ok(TurnsIntoH {
             into_h,
             entries,
-            decode: decode_table(),
+            decode: decode_table(phase1.moves(), code),
         })
     }
 
@@ -331,10 +344,12 @@ impl TurnsIntoH {
 }
 
 /// `[(turn * 16 + symmetry) * 2187 + twist]`: where in a class's row of twists the twist after
-/// the turn lies, seen through the `symmetry`th of [`Symmetry::ud`] (turn 18: no turn).
+/// the turn lies, seen through the `symmetry`th of [`Symmetry::ud`] (the turn one past the
+/// last: no turn).
 fn twists_seen(product: &SymProduct, phase1: &Phase1Space) -> Vec<u32> {
     let syms = Symmetry::ud().len() as u8;
-    (0..=Move::COUNT)
+    let turn_count = phase1.moves().len();
+    (0..=turn_count)
         .flat_map(|turn| (0..syms).map(move |symmetry| (turn, symmetry)))
         .flat_map(|(turn, symmetry)| {
             (0..TWISTS as u16).map(move |twist| {
@@ -342,9 +357,10 @@ fn twists_seen(product: &SymProduct, phase1: &Phase1Space) -> Vec<u32> {
                     twist,
                     ..Phase1Coord::default()
                 };
-                let twist = match turn {
-                    Move::COUNT => twist,
-                    _ => phase1.apply_coord(coord, turn).twist,
+                let twist = if turn == turn_count {
+                    twist
+                } else {
+                    phase1.apply_coord(coord, turn).twist
                 };
                 product.index_seen(0, symmetry, twist.into()) as u32
             })
@@ -352,10 +368,10 @@ fn twists_seen(product: &SymProduct, phase1: &Phase1Space) -> Vec<u32> {
         .collect()
 }
 
-/// Fills `row` with the turns of `class`'s entries, through `distances` (room for 19 rows of
-/// distances). A turn takes the whole row to one class: that class is found once, and the
-/// children's distances read from its row, a twist at a time; the row itself comes last, as
-/// turn 18.
+/// Fills `row` with the turns of `class`'s entries, through `distances` (room for a row of
+/// distances per turn and one more). A turn takes the whole row to one class: that class is
+/// found once, and the children's distances read from its row, a twist at a time; the row
+/// itself comes last, as the turn one past the last.
 fn class_turns(
     into_h: &DistanceIntoH,
     phase1: &Phase1Space,
@@ -366,6 +382,8 @@ fn class_turns(
 ) {
     let product = into_h.product();
     let twists = TWISTS as usize;
+    let turn_count = phase1.moves().len();
+    let code = FaceCode::of(into_h.metric());
     let first = product.class_representative(class);
     let base = Phase1Coord {
         slice: (u64::from(first) / FLIPS) as u16,
@@ -373,9 +391,10 @@ fn class_turns(
         twist: 0,
     };
     for (turn, distances) in distances.chunks_mut(twists).enumerate() {
-        let first = match turn {
-            Move::COUNT => first,
-            _ => flip_slice(phase1.apply_coord(base, turn)),
+        let first = if turn == turn_count {
+            first
+        } else {
+            flip_slice(phase1.apply_coord(base, turn))
         };
         let (to, symmetry) = (product.class_of(first), product.symmetry(first));
         let start = u64::from(to) * u64::from(TWISTS);
@@ -384,9 +403,9 @@ fn class_turns(
             *distance = into_h.distance_at(start + u64::from(at));
         }
     }
-    let (children, own) = distances.split_at(Move::COUNT * twists);
+    let (children, own) = distances.split_at(turn_count * twists);
     for (twist, word) in row.iter_mut().enumerate() {
-        *word = pack(Turns::of(own[twist], |turn| {
+        *word = code.pack(Turns::of(own[twist], turn_count, |turn| {
             children[turn * twists + twist]
         }));
     }
@@ -399,42 +418,124 @@ pub struct TurnsEntry {
     symmetry: u8,
 }
 
-/// The entry word of `turns`, in the frame they were read in.
-fn pack(turns: Turns) -> u32 {
-    let mut word = u32::from(turns.distance);
-    for face in 0..FACES {
-        let falls = turns.lowers >> (3 * face) & 7;
-        let rises = !(turns.lowers | turns.keeps) >> (3 * face) & 7;
-        debug_assert!(
-            falls == 0 || rises == 0,
-            "two turns of one face are a move apart"
-        );
-        let nibble = if rises != 0 { 8 | rises } else { falls };
-        word |= nibble << (4 + 4 * face);
+/// How a face's turns' changes of distance fill its nibble of an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FaceCode {
+    /// HTM: a face's three turns reach positions a move apart, so their changes cannot hold
+    /// both a rise and a fall: bit 3 set for rises (clear for falls), bit `k` for whether turn
+    /// `k` changes the distance at all.
+    ThreeTurns,
+    /// QTM: a face's two quarter turns reach positions two moves apart (`U2`), so one may
+    /// raise the distance and the other lower it: two bits a turn, bit `2k` for a fall and
+    /// bit `2k + 1` for a rise.
+    TwoTurns,
+}
+
+/// What a turn does to the distance.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    Falls,
+    Keeps,
+    Rises,
+}
+
+impl FaceCode {
+    fn of(metric: Metric) -> FaceCode {
+        match metric {
+            Metric::Htm => FaceCode::ThreeTurns,
+            Metric::Qtm => FaceCode::TwoTurns,
+        }
     }
-    word
+
+    fn turns_per_face(self) -> usize {
+        match self {
+            FaceCode::ThreeTurns => 3,
+            FaceCode::TwoTurns => 2,
+        }
+    }
+
+    /// The entry word of `turns`, in the frame they were read in.
+    fn pack(self, turns: Turns) -> u32 {
+        let per_face = self.turns_per_face();
+        let mut word = u32::from(turns.distance);
+        for face in 0..FACES {
+            let change = |k: usize| {
+                let turn = per_face * face + k;
+                if turns.lowers >> turn & 1 != 0 {
+                    Change::Falls
+                } else if turns.keeps >> turn & 1 != 0 {
+                    Change::Keeps
+                } else {
+                    Change::Rises
+                }
+            };
+            let nibble = match self {
+                FaceCode::ThreeTurns => {
+                    let rises = (0..3).any(|k| change(k) == Change::Rises);
+                    debug_assert!(
+                        !rises || (0..3).all(|k| change(k) != Change::Falls),
+                        "two turns of one face are a move apart"
+                    );
+                    let mark = if rises { Change::Rises } else { Change::Falls };
+                    (0..3)
+                        .filter(|&k| change(k) == mark)
+                        .fold(u32::from(rises) << 3, |n, k| n | 1 << k)
+                }
+                FaceCode::TwoTurns => (0..2).fold(0, |n, k| {
+                    n | match change(k) {
+                        Change::Falls => 1,
+                        Change::Keeps => 0,
+                        Change::Rises => 2,
+                    } << (2 * k)
+                }),
+            };
+            word |= nibble << (4 + 4 * face);
+        }
+        word
+    }
+
+    /// What turn `k` of a face does, by the face's nibble.
+    fn change(self, nibble: u64, k: usize) -> Change {
+        match self {
+            FaceCode::ThreeTurns if nibble >> k & 1 == 0 => Change::Keeps,
+            FaceCode::ThreeTurns if nibble & 8 == 0 => Change::Falls,
+            FaceCode::ThreeTurns => Change::Rises,
+            FaceCode::TwoTurns => match nibble >> (2 * k) & 3 {
+                0 => Change::Keeps,
+                1 => Change::Falls,
+                _ => Change::Rises,
+            },
+        }
+    }
 }
 
 /// [`TurnsIntoH::decode`]: a nibble of face `face` read in the frame of the conjugate by
-/// symmetry `s` describes the turns `map_move_of(s, ·)` takes to that face's.
-fn decode_table() -> Vec<u64> {
+/// symmetry `s` describes the turns (of `moves`, a metric's moves face by face) that
+/// `map_move_of(s, ·)` takes to that face's.
+fn decode_table(moves: &[Move], code: FaceCode) -> Vec<u64> {
+    let per_face = code.turns_per_face();
+    let turn_of = |m: Move| {
+        moves
+            .iter()
+            .position(|&own| own == m)
+            .expect("a symmetry maps a metric's moves onto themselves")
+    };
     let mut decode = vec![0u64; Symmetry::ud().len() * FACES * 16];
     for (index, &s) in Symmetry::ud().iter().enumerate() {
         // The position's turn that the symmetry makes each turn of the conjugate.
         let mut from = [0usize; Move::COUNT];
-        for m in Move::all() {
-            from[Symmetry::map_move_of(s, m).index()] = m.index();
+        for (turn, &m) in moves.iter().enumerate() {
+            from[turn_of(Symmetry::map_move_of(s, m))] = turn;
         }
         for face in 0..FACES {
             for nibble in 0..16u64 {
                 let mut both = 0u64;
-                for k in 0..3 {
-                    let own = from[3 * face + k];
-                    let changes = nibble >> k & 1 != 0;
-                    if !changes {
-                        both |= 1 << (32 + own);
-                    } else if nibble & 8 == 0 {
-                        both |= 1 << own;
+                for k in 0..per_face {
+                    let own = from[per_face * face + k];
+                    match code.change(nibble, k) {
+                        Change::Keeps => both |= 1 << (32 + own),
+                        Change::Falls => both |= 1 << own,
+                        Change::Rises => {}
                     }
                 }
                 decode[(index * FACES + face) * 16 + nibble as usize] = both;

@@ -166,7 +166,7 @@ impl TwoPhaseSolver {
         Ok(TwoPhaseSolver {
             canonical: Canonical::new(Metric::Htm, &htm),
             phase1_moves: Phase1Space::new(Metric::Htm),
-            into_h: DistanceIntoH::of(phase1?, phase1_index),
+            into_h: DistanceIntoH::of(phase1?, phase1_index, Metric::Htm),
             phase2_index,
             slice_space: Phase2SliceSpace::new(),
             edge_moves: LAYER_EDGES.move_table(&moves),

@@ -27,7 +27,28 @@ fn data_dir() -> &'static Path {
 
 fn solver() -> &'static CosetSolver {
     static SOLVER: OnceLock<CosetSolver> = OnceLock::new();
-    SOLVER.get_or_init(|| CosetSolver::new(DistanceIntoH::open(data_dir()).unwrap()).unwrap())
+    SOLVER.get_or_init(|| {
+        CosetSolver::new(DistanceIntoH::open(data_dir(), Metric::Htm).unwrap()).unwrap()
+    })
+}
+
+/// The tables of a quarter-turn coset search (the same directory as [`data_dir`]'s).
+fn qtm_data_dir() -> &'static Path {
+    common::shared(&[TableKind::Phase1Sym], &[Metric::Qtm])
+}
+
+fn qtm_solver() -> &'static CosetSolver {
+    static SOLVER: OnceLock<CosetSolver> = OnceLock::new();
+    SOLVER.get_or_init(|| {
+        CosetSolver::new(DistanceIntoH::open(qtm_data_dir(), Metric::Qtm).unwrap()).unwrap()
+    })
+}
+
+fn solver_in(metric: Metric) -> &'static CosetSolver {
+    match metric {
+        Metric::Htm => solver(),
+        Metric::Qtm => qtm_solver(),
+    }
 }
 
 /// Held by each run: a run maps two 3.25 GB sets, so the tests take turns rather than ask for
@@ -39,6 +60,15 @@ fn exact(representative: &Cube3, max_depth: u32, watch: &[Cube3]) -> CosetResult
 }
 
 fn run(representative: &Cube3, limits: &CosetLimits, watch: &[Cube3]) -> CosetResult {
+    run_in(Metric::Htm, representative, limits, watch)
+}
+
+fn run_in(
+    metric: Metric,
+    representative: &Cube3,
+    limits: &CosetLimits,
+    watch: &[Cube3],
+) -> CosetResult {
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let progress = Progress {
         watch,
@@ -46,7 +76,29 @@ fn run(representative: &Cube3, limits: &CosetLimits, watch: &[Cube3]) -> CosetRe
         stop: &AtomicBool::new(false),
         on_finish: &|_, _| {},
     };
-    solver().run(representative, limits, progress).unwrap()
+    solver_in(metric)
+        .run(representative, limits, progress)
+        .unwrap()
+}
+
+/// The elements of H at each quarter-turn distance up to `depth`, by a breadth-first search
+/// of the whole cube: the cube's graph in quarter turns has two colours (each turn changes
+/// the corners' parity), so a level's neighbours lie in the levels before and after it.
+fn identity_coset_qtm(depth: u8) -> Vec<u64> {
+    use std::collections::HashSet;
+    let moves = Metric::Qtm.generators(&cubelab::model::cube::Face::ALL);
+    let (mut before, mut level) = (HashSet::new(), HashSet::from([Cube3::SOLVED]));
+    let mut counts = vec![1];
+    for _ in 0..depth {
+        let next: HashSet<Cube3> = level
+            .iter()
+            .flat_map(|cube| moves.iter().map(move |&m| cube.apply(m)))
+            .filter(|cube| !before.contains(cube))
+            .collect();
+        counts.push(next.iter().filter(|cube| in_subgroup(cube)).count() as u64);
+        before = std::mem::replace(&mut level, next);
+    }
+    counts
 }
 
 fn cube(moves: &str) -> Cube3 {
@@ -125,22 +177,80 @@ fn reached_depths_are_exact_distances_both_ways() {
 /// are the published ones.
 #[test]
 fn the_prepass_counts_as_phase_one_alone() {
-    let with_prepass = |r: &Cube3, depth: u32, prepass_from: u64| -> Vec<u64> {
-        let limits = CosetLimits {
-            prepass_from,
-            ..CosetLimits::exact(depth)
-        };
-        let result = run(r, &limits, &[]);
-        assert!(result.depths.iter().all(|d| d.exact));
-        result.depths.iter().map(|d| d.count).collect()
-    };
-    let identity = with_prepass(&Cube3::SOLVED, 9, 0);
+    let identity = with_prepass(Metric::Htm, &Cube3::SOLVED, 9, 0);
     assert_eq!(identity, published_identity_coset()[..=9]);
     let r = cube("R F' U L2 B");
     let depth = solver().reach(&r) + 4;
     assert_eq!(
-        with_prepass(&r, depth, 0),
-        with_prepass(&r, depth, u64::MAX)
+        with_prepass(Metric::Htm, &r, depth, 0),
+        with_prepass(Metric::Htm, &r, depth, u64::MAX)
+    );
+}
+
+/// The exact counts of a run in `metric` whose prepass starts above `prepass_from` elements.
+fn with_prepass(metric: Metric, r: &Cube3, depth: u32, prepass_from: u64) -> Vec<u64> {
+    let limits = CosetLimits {
+        prepass_from,
+        ..CosetLimits::exact(depth)
+    };
+    let result = run_in(metric, r, &limits, &[]);
+    assert!(result.depths.iter().all(|d| d.exact));
+    result.depths.iter().map(|d| d.count).collect()
+}
+
+/// In quarter turns: H's counts are those of a breadth-first search of the whole cube, and
+/// with the prepass at every depth (moving only the elements of the parity a depth reaches,
+/// and leaving `R R` endings to it) the counts are those of phase 1 alone, on H and on a coset
+/// of either corner parity.
+#[test]
+fn quarter_turn_counts_are_those_of_phase_one_alone() {
+    let alone = with_prepass(Metric::Qtm, &Cube3::SOLVED, 10, u64::MAX);
+    assert_eq!(alone[..=6], identity_coset_qtm(6));
+    assert_eq!(with_prepass(Metric::Qtm, &Cube3::SOLVED, 10, 0), alone);
+    for r in [cube("R F' U L2 B"), cube("R F' U L B")] {
+        let depth = qtm_solver().reach(&r) + 5;
+        let alone = with_prepass(Metric::Qtm, &r, depth, u64::MAX);
+        assert!(alone.iter().sum::<u64>() > 1000, "{alone:?}");
+        assert_eq!(with_prepass(Metric::Qtm, &r, depth, 0), alone);
+    }
+}
+
+/// Positions of the coset of `R F'` in quarter turns, both ways: the depth each is first
+/// reached at equals its quarter-turn distance by an independent meet-in-the-middle search,
+/// and those not reached by depth 8 are farther.
+#[test]
+fn quarter_turn_depths_are_exact_distances_both_ways() {
+    let representative = cube("R F'");
+    let h_moves = CosetSpace::moves();
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
+    let positions: Vec<Cube3> = (0..300)
+        .map(|i| {
+            let h: Vec<Move> = (0..i % 8)
+                .map(|_| h_moves[rng.random_range(0..h_moves.len())])
+                .collect();
+            Cube3::from_moves(&h).then(&representative)
+        })
+        .collect();
+    let limits = CosetLimits::exact(8);
+    let result = run_in(Metric::Qtm, &representative, &limits, &positions);
+    let near = NearSolved::new(Metric::Qtm, 5);
+    let (mut reached, mut farther) = (0, 0);
+    for (position, depth) in positions.iter().zip(&result.watched) {
+        let distance = near.distance(position).map(u32::from);
+        match depth {
+            Some(d) => {
+                assert_eq!(Some(*d), distance, "{position:?}");
+                reached += 1;
+            }
+            None => {
+                assert!(distance.is_none_or(|d| d > 8), "{position:?}: {distance:?}");
+                farther += 1;
+            }
+        }
+    }
+    assert!(
+        reached > 50 && farther > 20,
+        "{reached} reached, {farther} farther"
     );
 }
 
@@ -150,22 +260,37 @@ fn the_prepass_counts_as_phase_one_alone() {
 /// (many of them symmetric) and for random ones.
 #[test]
 fn the_phase_one_turns_are_the_children_distances() {
-    let turns = solver().turns();
-    let into_h = turns.distances();
-    let phase1 = Phase1Space::new(Metric::Htm);
-    let (near, _) = breadth_first_near(&phase1, 4, &indicatif::ProgressBar::hidden());
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(30);
-    let random = (0..20_000).map(|_| Phase1Coord::of(&Cube3::random(&mut rng)));
-    let coords: Vec<Phase1Coord> = near
-        .keys()
-        .map(|&index| Phase1Coord::from_index(index))
-        .chain(random)
-        .collect();
-    for c in coords {
-        let expected = Turns::of(into_h.distance(c), |turn| {
-            into_h.distance(phase1.apply_coord(c, turn))
-        });
-        assert_eq!(turns.turns(c), expected, "{c:?}");
+    for metric in [Metric::Htm, Metric::Qtm] {
+        let turns = solver_in(metric).turns();
+        let into_h = turns.distances();
+        let phase1 = Phase1Space::new(metric);
+        let (near, _) = breadth_first_near(&phase1, 4, &indicatif::ProgressBar::hidden());
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(30);
+        let random = (0..20_000).map(|_| Phase1Coord::of(&Cube3::random(&mut rng)));
+        let coords: Vec<Phase1Coord> = near
+            .keys()
+            .map(|&index| Phase1Coord::from_index(index))
+            .chain(random)
+            .collect();
+        // In QTM a face's two turns may raise and lower the distance (U and U' are two moves
+        // apart), which the entries must hold too: count the faces that do.
+        let mut rises_and_falls = 0;
+        for c in coords {
+            let expected = Turns::of(into_h.distance(c), phase1.moves().len(), |turn| {
+                into_h.distance(phase1.apply_coord(c, turn))
+            });
+            assert_eq!(turns.turns(c), expected, "{metric} {c:?}");
+            let rises = !(expected.lowers | expected.keeps);
+            let both = |face: usize| {
+                expected.lowers >> (2 * face) & 3 != 0 && rises >> (2 * face) & 3 != 0
+            };
+            if metric == Metric::Qtm {
+                rises_and_falls += (0..6).filter(|&face| both(face)).count();
+            }
+        }
+        if metric == Metric::Qtm {
+            assert!(rises_and_falls > 0, "no face both raises and lowers");
+        }
     }
 }
 
@@ -304,6 +429,56 @@ fn the_coset_command_counts_and_refuses_bad_input() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("gen-tables"));
+    // Only the half-turn table there: a quarter-turn run names the one it lacks.
+    let half_turns_only = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        data_dir().join("phase1-sym-htm.tbl"),
+        half_turns_only.path().join("phase1-sym-htm.tbl"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_cubelab"))
+        .args(["coset", "--metric", "qtm", "--data-dir"])
+        .arg(half_turns_only.path())
+        .arg("U")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--metric qtm") && stderr.contains("phase1-sym"),
+        "{stderr}"
+    );
+}
+
+/// `cubelab coset --metric qtm`: H's counts in quarter turns, by the breadth-first search of the
+/// whole cube, and the metric in the JSON object.
+#[test]
+fn the_coset_command_counts_quarter_turns() {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
+    let out = Command::new(env!("CARGO_BIN_EXE_cubelab"))
+        .args([
+            "coset",
+            "--metric",
+            "qtm",
+            "--exact",
+            "--max-depth",
+            "5",
+            "--json",
+        ])
+        .arg("--data-dir")
+        .arg(qtm_data_dir())
+        .arg("U")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let counts: Vec<u64> = serde_json::from_value(json["counts"].clone()).unwrap();
+    assert_eq!(counts, identity_coset_qtm(5));
+    assert_eq!(json["metric"], "qtm");
 }
 
 /// Each listed class is named by a shortest sequence into its coset: the sequence's phase-1

@@ -23,6 +23,8 @@ use std::time::Instant;
 pub struct CosetArgs {
     /// The coset's name: a move sequence or a position (the coset H·position).
     pub name: String,
+    /// The metric whose moves the distances count.
+    pub metric: Metric,
     pub limits: CosetLimits,
     pub json: bool,
     pub csv: bool,
@@ -32,14 +34,14 @@ pub struct CosetArgs {
 /// some position is not within it.
 pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<bool, String> {
     let representative = representative(&args.name)?;
-    let finish = args.limits.finishes();
-    missing_tables(data_dir, finish)?;
+    let finish = finishes(args.metric, &args.limits);
+    missing_tables(data_dir, args.metric, finish)?;
     let started = Instant::now();
     let spinner = crate::support::units::spinner("coset");
     spinner.set_message("symmetry class");
     let class = Class::of(&representative);
     spinner.set_message("phase-1 turns");
-    let solver = open_solver(data_dir, finish)?;
+    let solver = open_solver(data_dir, args.metric, finish)?;
     solver
         .check(&representative, &args.limits)
         .map_err(|e| e.to_string())?;
@@ -47,7 +49,7 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
     let stop = AtomicBool::new(false);
     let table = !args.json && !args.csv;
     if table {
-        print_header(&args.name, &class)?;
+        print_header(&args.name, args.metric, &class)?;
     }
     // The table's rows are printed as their depths end (a deep run takes minutes a depth); a
     // failed write stops the run after the depth it failed at.
@@ -88,7 +90,10 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
     written?;
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
-        crate::outln!("{}", json(&args.name, &class, &result, seconds))?;
+        crate::outln!(
+            "{}",
+            json(&args.name, args.metric, &class, &result, seconds)
+        )?;
     } else if args.csv {
         print_csv(&result)?;
     } else {
@@ -97,22 +102,28 @@ pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<
     Ok(!want_bound || result.bound.is_some())
 }
 
-/// The error naming the command that builds a missing table of the coset search: the
-/// phase-1 table, and with `finish` (a run that proves its last positions one at a time, see
-/// [`CosetLimits::finishes`]) the two-phase search's.
-pub fn missing_tables(data_dir: &Path, finish: bool) -> Result<(), String> {
-    let kinds: &[TableKind] = if finish {
-        &TableKind::TWO_PHASE
-    } else {
-        &[TableKind::Phase1Sym]
-    };
-    missing_tables_of(data_dir, Metric::Htm, kinds).map_err(|e| e.to_string())
+/// Whether a run in `metric` within `limits` proves its last positions one at a time (see
+/// [`CosetLimits::finishes`]): in HTM only, the two-phase search's metric.
+pub fn finishes(metric: Metric, limits: &CosetLimits) -> bool {
+    metric == Metric::Htm && limits.finishes()
 }
 
-/// The coset solver over the tables in `data_dir` (its phase-1 turns built: a few seconds),
-/// with `finish` also the two-phase search that proves a bound run's last positions.
-pub fn open_solver(data_dir: &Path, finish: bool) -> Result<CosetSolver, String> {
-    let into_h = DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?;
+/// The error naming the command that builds a missing table of the coset search: the
+/// phase-1 table of `metric`, and with `finish` (see [`finishes`]) the two-phase search's.
+pub fn missing_tables(data_dir: &Path, metric: Metric, finish: bool) -> Result<(), String> {
+    missing_tables_of(data_dir, metric, &[TableKind::Phase1Sym]).map_err(|e| e.to_string())?;
+    if finish {
+        missing_tables_of(data_dir, Metric::Htm, &TableKind::TWO_PHASE)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// The coset solver over the tables of `metric` in `data_dir` (its phase-1 turns built: a
+/// few seconds), with `finish` also the two-phase search that proves a bound run's last
+/// positions.
+pub fn open_solver(data_dir: &Path, metric: Metric, finish: bool) -> Result<CosetSolver, String> {
+    let into_h = DistanceIntoH::open(data_dir, metric).map_err(|e| e.to_string())?;
     let solver = CosetSolver::new(into_h).map_err(|e| e.to_string())?;
     if !finish {
         return Ok(solver);
@@ -156,7 +167,13 @@ impl Class {
 /// phase 1 searched, `reached` the positions first reached at every depth run; `class` and
 /// `class_cosets` say which symmetry class the coset is in and how many cosets that class
 /// stands for (the weight of its counts in a whole-cube merge).
-pub fn json(name: &str, class: &Class, result: &CosetResult, seconds: f64) -> serde_json::Value {
+pub fn json(
+    name: &str,
+    metric: Metric,
+    class: &Class,
+    result: &CosetResult,
+    seconds: f64,
+) -> serde_json::Value {
     let exact: Vec<u64> = result
         .depths
         .iter()
@@ -170,6 +187,7 @@ pub fn json(name: &str, class: &Class, result: &CosetResult, seconds: f64) -> se
         .collect();
     serde_json::json!({
         "coset": name,
+        "metric": metric,
         "class": class.number,
         "class_cosets": class.cosets,
         "counts": exact,
@@ -200,9 +218,10 @@ fn print_csv(result: &CosetResult) -> Result<(), String> {
     Ok(())
 }
 
-fn print_header(name: &str, class: &Class) -> Result<(), String> {
+fn print_header(name: &str, metric: Metric, class: &Class) -> Result<(), String> {
     crate::outln!(
-        "coset of H·({name}): symmetry class {} of {}, standing for {} coset{}",
+        "coset of H·({name}) in {}: symmetry class {} of {}, standing for {} coset{}",
+        metric.name().to_uppercase(),
         thousands(class.number),
         thousands(DISTINCT_COSETS),
         class.cosets,
@@ -271,8 +290,8 @@ pub fn run_cosets(data_dir: &Path, args: &ListArgs) -> Result<(), String> {
     let Some(count) = args.count else {
         return print_count(&CosetList::new(), args);
     };
-    missing_tables(data_dir, false)?;
-    let into_h = DistanceIntoH::open(data_dir).map_err(|e| e.to_string())?;
+    missing_tables(data_dir, Metric::Htm, false)?;
+    let into_h = DistanceIntoH::open(data_dir, Metric::Htm).map_err(|e| e.to_string())?;
     let list = CosetList::new();
     if args.from >= list.len() {
         return Err(format!(

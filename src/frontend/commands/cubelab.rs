@@ -5,6 +5,7 @@ use crate::catalogue::TableKind;
 use crate::frontend::commands::coset::{CosetArgs, ListArgs, run_coset, run_cosets};
 use crate::frontend::serve::load::{self, Call, Plan, Report};
 use crate::frontend::serve::{Limits, Server};
+use crate::model::cube::Metric;
 use crate::search::coset::CosetLimits;
 use clap::{Parser, Subcommand};
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -79,17 +80,18 @@ enum Command {
     /// Every position of a coset of H = <U, D, R2, L2, F2, B2> at once (Rokicki's coset
     /// solver): the coset of MOVES is the 19,508,428,800 positions h·MOVES (h in H), those with
     /// MOVES's phase-1 coordinate. --bound proves each within N moves; --exact counts the
-    /// positions at each exact distance. Needs the phase1-sym table (a bound of 20 also the
-    /// two-phase tables) and about 7 GB of memory.
+    /// positions at each exact distance, in HTM or QTM. Needs the phase1-sym table of the
+    /// metric (an HTM bound of 20 also the two-phase tables) and about 7 GB of memory.
     Coset {
         /// The coset: a move sequence (`U` or any sequence of H's moves names H itself) or a
         /// 3x3 position as solve reads it.
         #[arg(required = true, num_args = 1.., value_name = "MOVES")]
         moves: Vec<String>,
         /// Prove every position within N moves: phase 1 searches to --search-depth, the
-        /// prepass goes on to N, and at N = 20 the two-phase search proves the last few
+        /// prepass goes on to N, and in HTM at N = 20 the two-phase search proves the last few
         /// positions one at a time (see --finish). Exits 1 if some position is not proven
-        /// within N. The default without --exact, with N = 20.
+        /// within N. The default without --exact, with N = God's number of the metric (20 in
+        /// HTM, 26 in QTM).
         #[arg(long, value_name = "N", conflicts_with = "exact",
               value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::coset::MAX_DEPTH)))]
         bound: Option<u32>,
@@ -102,26 +104,29 @@ enum Command {
               value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::coset::MAX_DEPTH)))]
         max_depth: u32,
         /// With --bound, the last depth phase 1 searches (deeper costs more, and leaves fewer
-        /// positions to the prepass).
-        #[arg(long, default_value_t = crate::search::coset::DEFAULT_SEARCH_DEPTH,
-              value_name = "D", conflicts_with = "exact",
+        /// positions to the prepass); default 16 in HTM, 18 in QTM.
+        #[arg(long, value_name = "D", conflicts_with = "exact",
               value_parser = clap::value_parser!(u32).range(0..=i64::from(crate::search::coset::MAX_DEPTH)))]
-        search_depth: u32,
-        /// With --bound 20 (or more), the most positions left at the bound that the run proves
-        /// one at a time (by the two-phase search, which needs its tables; about 35 ms of a core
-        /// each); 0 leaves them unproven.
+        search_depth: Option<u32>,
+        /// With --bound 20 (or more) in HTM, the most positions left at the bound that the run
+        /// proves one at a time (by the two-phase search, which needs its tables; about 35 ms
+        /// of a core each); 0 leaves them unproven. A QTM run proves none one at a time.
         #[arg(long, default_value_t = crate::search::coset_finish::FINISH_AT_MOST,
               value_name = "N", conflicts_with = "exact",
               value_parser = clap::value_parser!(u64).range(0..=crate::search::coset_finish::FINISH_LIMIT))]
         finish: u64,
+        /// The metric: htm (a half turn is one move) or qtm (a half turn is two; needs
+        /// `gen-tables --metric qtm phase1-sym`).
+        #[arg(long, value_enum, default_value_t = Metric::Htm)]
+        metric: Metric,
         /// Threads; default: the cores.
         #[arg(long, value_name = "N", value_parser = crate::frontend::cli::parse_threads)]
         threads: Option<usize>,
         /// Directory holding the tables (as for solve).
         #[arg(long, default_value_os_t = crate::table::default_data_dir())]
         data_dir: PathBuf,
-        /// One JSON object: counts (exact, index = depth), reached, depths, bound, unsolved,
-        /// unsolved_positions (the first 1,000, as sticker strings), seconds.
+        /// One JSON object: coset, metric, counts (exact, index = depth), reached, depths,
+        /// bound, unsolved, unsolved_positions (the first 1,000, as sticker strings), seconds.
         #[arg(long, conflicts_with = "csv")]
         json: bool,
         /// CSV rows: depth,count,total,exact,sequences,seconds,prepass_seconds.
@@ -198,6 +203,7 @@ pub fn run(args: Args) -> ExitCode {
             max_depth,
             search_depth,
             finish,
+            metric,
             threads,
             data_dir,
             json,
@@ -206,13 +212,17 @@ pub fn run(args: Args) -> ExitCode {
             let limits = if exact {
                 CosetLimits::exact(max_depth)
             } else {
+                let bound = bound.unwrap_or(crate::search::coset::gods_number(metric));
+                let search_depth =
+                    search_depth.unwrap_or(crate::search::coset::default_search_depth(metric));
                 CosetLimits {
                     finish,
-                    ..CosetLimits::bound(bound.unwrap_or(20), search_depth)
+                    ..CosetLimits::bound(bound, search_depth)
                 }
             };
             let args = CosetArgs {
                 name: moves.join(" "),
+                metric,
                 limits,
                 json,
                 csv,

@@ -1,6 +1,7 @@
 //! Many coset runs as one table: the `--json` objects of `cubelab coset` (one per line, in any
 //! number of files, such as the shards of a Slurm array) merged depth by depth.
 
+use crate::model::cube::Metric;
 use std::path::{Path, PathBuf};
 
 /// Why runs cannot be merged.
@@ -29,12 +30,24 @@ pub enum CosetRunError {
         "no runs in {0}: give files written by `cubelab coset --json`, or directories of *.jsonl files"
     )]
     Empty(String),
+    #[error(
+        "the runs count in two metrics: '{first}' in {first_metric}, '{other}' in {other_metric}; merge the runs of one metric at a time"
+    )]
+    MixedMetrics {
+        first: String,
+        first_metric: Metric,
+        other: String,
+        other_metric: Metric,
+    },
 }
 
 /// One coset's run, as `cubelab coset --json` prints it (the fields a merge needs).
 #[derive(Clone, Debug, serde::Deserialize)]
 pub struct CosetRun {
     pub coset: String,
+    /// The metric its distances count (runs written before QTM runs existed are HTM).
+    #[serde(default = "half_turns")]
+    pub metric: Metric,
     /// Its symmetry class's number, and how many cosets the class stands for.
     pub class: u64,
     pub class_cosets: u64,
@@ -47,9 +60,15 @@ pub struct CosetRun {
     pub seconds: f64,
 }
 
+fn half_turns() -> Metric {
+    Metric::Htm
+}
+
 /// Runs merged.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct MergedCosets {
+    /// The metric of every run.
+    pub metric: Metric,
     /// Runs read.
     pub runs: usize,
     /// Cosets the runs' classes stand for (each class once).
@@ -71,7 +90,7 @@ pub struct MergedCosets {
 }
 
 /// Reads every run in `paths` (files, or directories whose `*.jsonl` and `*.json` files are
-/// read in name order).
+/// read in name order), all of one metric.
 pub fn read_runs(paths: &[PathBuf]) -> Result<Vec<CosetRun>, CosetRunError> {
     let mut runs = Vec::new();
     for path in paths {
@@ -79,9 +98,17 @@ pub fn read_runs(paths: &[PathBuf]) -> Result<Vec<CosetRun>, CosetRunError> {
             read_file(&file, &mut runs)?;
         }
     }
-    if runs.is_empty() {
+    let Some(first) = runs.first() else {
         let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         return Err(CosetRunError::Empty(names.join(", ")));
+    };
+    if let Some(other) = runs.iter().find(|run| run.metric != first.metric) {
+        return Err(CosetRunError::MixedMetrics {
+            first: first.coset.clone(),
+            first_metric: first.metric,
+            other: other.coset.clone(),
+            other_metric: other.metric,
+        });
     }
     Ok(runs)
 }
@@ -142,6 +169,7 @@ pub fn merge(runs: &[CosetRun]) -> MergedCosets {
     let exact_depths = kept.iter().map(|r| r.counts.len()).min().unwrap_or(0);
     let reached_depths = kept.iter().map(|r| r.reached.len()).max().unwrap_or(0);
     let mut merged = MergedCosets {
+        metric: runs.first().map_or(Metric::Htm, |run| run.metric),
         runs: runs.len(),
         cosets: kept
             .iter()
@@ -253,6 +281,26 @@ mod tests {
         assert_eq!(merged.cosets, u64::MAX);
         // u64::MAX squared, plus 5 u64::MAX, passes u128::MAX.
         assert_eq!(merged.weighted, vec![u128::MAX]);
+    }
+
+    /// Runs of the two metrics are refused together; a run without a metric is HTM.
+    #[test]
+    fn runs_of_two_metrics_are_not_merged() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a.jsonl");
+        let mut qtm: serde_json::Value =
+            serde_json::from_str(&run(2, 1, &[1], &[1], None)).unwrap();
+        qtm["metric"] = "qtm".into();
+        std::fs::write(&file, format!("{}\n{qtm}\n", run(1, 1, &[1], &[1], None))).unwrap();
+        let error = read_runs(std::slice::from_ref(&file))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("'c1' in htm, 'c2' in qtm; merge the runs of one metric at a time"),
+            "{error}"
+        );
+        std::fs::write(&file, format!("{qtm}\n")).unwrap();
+        assert_eq!(merge(&read_runs(&[file]).unwrap()).metric, Metric::Qtm);
     }
 
     #[test]

@@ -47,11 +47,12 @@ pub(super) fn cosets(args: &CosetsArgs) -> Result<bool, String> {
 
 fn print_merged(merged: &MergedCosets, reference: Option<&[u64]>) -> Result<(), String> {
     crate::outln!(
-        "{} run{} standing for {} coset{}; {:.1} s in all",
+        "{} run{} standing for {} coset{}, distances in {}; {:.1} s in all",
         merged.runs,
         if merged.runs == 1 { "" } else { "s" },
         thousands(merged.cosets),
         if merged.cosets == 1 { "" } else { "s" },
+        merged.metric.name().to_uppercase(),
         merged.seconds
     )?;
     crate::outln!(
