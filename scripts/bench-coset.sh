@@ -8,15 +8,19 @@
 #   HCOSET_DIR  a folder holding hcoset built from rokicki/cube20src outside this repository
 #               (ctangle from Debian's texlive-binaries: `ctangle hcoset.w - hcoset.cpp`, the
 #               same for cubepos, kocsymm, phase1prune; `make hcoset`) and its phase-1 table
-#               p1p1h.dat (built by its first run, `./hcoset -d 0 R1`: about ten minutes)
+#               p1p1h.dat (built by its first run, `./hcoset -d 0 R1`: about ten minutes);
+#               for METRIC=qtm, hcoset built with -DQUARTER in place of -DHALF (`make hcoset
+#               CXXFLAGS="-DQUARTER -std=c++11 -O3 -Wall -DLEVELCOUNTS -DTHREADS"`), whose
+#               table is p1p1q.dat
 #   MODE        exact:D (counts to depth D, phase 1 at every depth: cubelab --exact
-#               --max-depth D, hcoset -d D) or bound:N (cubelab --bound N, phase 1 to 16;
-#               hcoset -S 16 -d N)
+#               --max-depth D, hcoset -d D) or bound:N (cubelab --bound N, phase 1 to
+#               SEARCH_DEPTH; hcoset -S SEARCH_DEPTH -d N)
 #   COSETS      one move sequence per line, # comments (default: three random positions of
 #               benches/peers.txt)
 # Environment: CUBELAB_DATA (tables, default data/; needs phase1-sym, and for bound:N the
 # two-phase tables, which finish a bound run's last positions), THREADS (default 2),
-# RUNS (default 2).
+# RUNS (default 2), METRIC (htm or qtm, default htm), SEARCH_DEPTH (a bound run's phase-1
+# depth, default cubelab's: 16 in htm, 18 in qtm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 hdir=${1:?usage: scripts/bench-coset.sh HCOSET_DIR MODE [COSETS]}
@@ -25,13 +29,23 @@ cosets=${3:-}
 data=${CUBELAB_DATA:-data}
 threads=${THREADS:-2}
 runs=${RUNS:-2}
-[[ -x $hdir/hcoset && -f $hdir/p1p1h.dat ]] || {
-  echo "no hcoset with its table p1p1h.dat in $hdir (see the top of this script)" >&2
+metric=${METRIC:-htm}
+case $metric in
+  htm) table=p1p1h.dat; search=${SEARCH_DEPTH:-16} ;;
+  qtm) table=p1p1q.dat; search=${SEARCH_DEPTH:-18} ;;
+  *) echo "METRIC is htm or qtm, not $metric" >&2; exit 2 ;;
+esac
+[[ -x $hdir/hcoset && -f $hdir/$table ]] || {
+  echo "no hcoset with its table $table in $hdir (see the top of this script)" >&2
   exit 2
 }
 case $mode in
   exact:*) depth=${mode#exact:}; ours=(--exact --max-depth "$depth"); theirs=(-d "$depth") ;;
-  bound:*) depth=${mode#bound:}; ours=(--bound "$depth"); theirs=(-S 16 -d "$depth") ;;
+  bound:*)
+    depth=${mode#bound:}
+    ours=(--bound "$depth" --search-depth "$search")
+    theirs=(-S "$search" -d "$depth")
+    ;;
   *) echo "MODE is exact:D or bound:N, not $mode" >&2; exit 2 ;;
 esac
 cargo build --release --bin cubelab >&2
@@ -54,8 +68,8 @@ while IFS= read -r moves; do
   n=$((n + 1))
   for run in $(seq 1 "$runs"); do
     start=$(date +%s.%N)
-    target/release/cubelab coset "${ours[@]}" --threads "$threads" --csv --data-dir "$data" \
-      "$moves" >"$list.ours" || true
+    target/release/cubelab coset "${ours[@]}" --metric "$metric" --threads "$threads" --csv \
+      --data-dir "$data" "$moves" >"$list.ours" || true
     ours_s=$(echo "$(date +%s.%N) - $start" | bc)
     start=$(date +%s.%N)
     (cd "$hdir" && ./hcoset -t "$threads" "${theirs[@]}" "$(hcoset_moves "$moves")") >"$list.theirs"
@@ -76,5 +90,6 @@ while IFS= read -r moves; do
   done
 done <"$list"
 rm -f "$list.ours" "$list.theirs"
-printf '\nTotals: cubelab %.1f s, hcoset %.1f s, ratio %.2f (%s threads each, %s)\n' \
-  "$total_ours" "$total_theirs" "$(echo "$total_ours / $total_theirs" | bc -l)" "$threads" "$mode"
+printf '\nTotals: cubelab %.1f s, hcoset %.1f s, ratio %.2f (%s threads each, %s, %s)\n' \
+  "$total_ours" "$total_theirs" "$(echo "$total_ours / $total_theirs" | bc -l)" "$threads" "$mode" \
+  "$metric"

@@ -580,7 +580,10 @@ impl CosetSolver {
 
     /// Fills block `corners` of `new` from its sources in `old` (itself and its images under
     /// `moves`, a bit per move of [`CosetSpace::moves`]), through `words`; returns its count,
-    /// or `None` if every source is empty (the block is then left as it is).
+    /// or `None` if every source is empty (the block is then left as it is). The words are
+    /// gathered a source at a time into `words`, which stays in cache; gathering every source
+    /// of a word at once and writing it once was slower here (7.5–8 s a prepass against 5.6
+    /// s: eleven streams read side by side).
     #[inline]
     fn gather(
         &self,
@@ -612,13 +615,19 @@ impl CosetSolver {
                     *word |= source[usize::from(from)].load(Relaxed);
                 }
             } else {
-                let corner_parity = space.parity(source_corners);
-                for (word, &from) in words.iter_mut().zip(edges) {
+                // A half turn of R, L, F or B swaps two slice edges, so a source word's slice
+                // parity is its destination's flipped: read off the destination block's corners
+                // and the word's own edges, in order, rather than looked up by the source's.
+                // Every word is rearranged (an empty one to nothing): a test for empty words
+                // was a branch on the data, mispredicted as often as not (10–12 s a prepass
+                // against 5.6 s).
+                let flipped = space.parity(corners) ^ 1;
+                let tables = [space.remap_table(turn, 0), space.remap_table(turn, 1)];
+                let parities = space.parities();
+                for ((word, &from), &edge_parity) in words.iter_mut().zip(edges).zip(parities) {
                     let bits = source[usize::from(from)].load(Relaxed);
-                    if bits != 0 {
-                        let parity = corner_parity ^ space.parity(usize::from(from));
-                        *word |= space.remap(turn, parity, bits);
-                    }
+                    let table = tables[usize::from((flipped ^ edge_parity) & 1)];
+                    *word |= table[usize::from(bits & 0xfff)];
                 }
             }
         }

@@ -195,10 +195,26 @@ impl CosetSpace {
         self.parity[rank]
     }
 
+    /// Every permutation rank's parity, by rank (corners and layer edges alike).
+    #[inline(always)]
+    pub fn parities(&self) -> &[u8] {
+        &self.parity
+    }
+
     /// The bits of a source word of slice parity `parity` after move `turn`.
     #[inline(always)]
     pub fn remap(&self, turn: usize, parity: u8, word: u16) -> u16 {
-        self.remap[(turn * 2 + usize::from(parity)) * 4096 + usize::from(word & 0xfff)]
+        self.remap_table(turn, parity)[usize::from(word & 0xfff)]
+    }
+
+    /// [`CosetSpace::remap`]'s table for move `turn` and source slice parity `parity`, by
+    /// the source word's twelve bits.
+    #[inline(always)]
+    pub fn remap_table(&self, turn: usize, parity: u8) -> &[u16; 4096] {
+        let start = (turn * 2 + usize::from(parity & 1)) * 4096;
+        self.remap[start..start + 4096]
+            .try_into()
+            .expect("4096 entries per move and parity")
     }
 
     /// H's moves, in the order `turn` numbers refer to.
