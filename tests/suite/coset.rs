@@ -136,40 +136,60 @@ fn the_identity_coset_has_the_published_distances() {
 #[test]
 fn reached_depths_are_exact_distances_both_ways() {
     let representative = cube("R F'");
+    let result = both_ways(Metric::Htm, &representative, 29, 10, 7, 4);
+    assert!(
+        result.0 > 100 && result.1 > 20,
+        "{result:?} reached, farther"
+    );
+}
+
+/// Runs the coset of `representative` in `metric` to exact depth `max_depth`, watching 300
+/// random positions of it (elements of H of up to `h_moves - 1` of H's moves put before it,
+/// from `seed`): each reached is at the distance a meet-in-the-middle search of `radius` finds,
+/// each not reached is farther. Returns how many were reached and how many not.
+fn both_ways(
+    metric: Metric,
+    representative: &Cube3,
+    seed: u64,
+    h_moves_at_most: usize,
+    max_depth: u32,
+    radius: u8,
+) -> (usize, usize) {
     let h_moves = CosetSpace::moves();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(29);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let positions: Vec<Cube3> = (0..300)
         .map(|i| {
-            let length = i % 10;
-            let h: Vec<Move> = (0..length)
+            let h: Vec<Move> = (0..i % h_moves_at_most)
                 .map(|_| h_moves[rng.random_range(0..h_moves.len())])
                 .collect();
-            Cube3::from_moves(&h).then(&representative)
+            Cube3::from_moves(&h).then(representative)
         })
         .collect();
-    let result = exact(&representative, 7, &positions);
-    let near = NearSolved::new(Metric::Htm, 4);
+    let limits = CosetLimits::exact(max_depth);
+    let result = run_in(metric, representative, &limits, &positions);
+    let near = NearSolved::new(metric, radius);
     let (mut reached, mut farther) = (0, 0);
     for (position, depth) in positions.iter().zip(&result.watched) {
         let distance = near.distance(position).map(u32::from);
         match depth {
             Some(d) => {
-                assert_eq!(Some(*d), distance, "{position:?}");
+                assert_eq!(Some(*d), distance, "{metric} {position:?}");
                 reached += 1;
             }
             None => {
-                assert!(distance.is_none_or(|d| d > 7), "{position:?}: {distance:?}");
+                let farther_than = |d: u32| d > max_depth;
+                assert!(
+                    distance.is_none_or(farther_than),
+                    "{position:?}: {distance:?}"
+                );
                 farther += 1;
             }
         }
     }
-    assert!(
-        reached > 100 && farther > 20,
-        "{reached} reached, {farther} farther"
-    );
     // The counts agree with the watched positions' depths being the first ones.
     let total: u64 = result.depths.iter().map(|d| d.count).sum();
     assert_eq!(total, result.depths.last().unwrap().total);
+    (reached, farther)
 }
 
 /// With the prepass at every depth (and with it Rokicki's rule, which leaves to the prepass
@@ -221,36 +241,10 @@ fn quarter_turn_counts_are_those_of_phase_one_alone() {
 #[test]
 fn quarter_turn_depths_are_exact_distances_both_ways() {
     let representative = cube("R F'");
-    let h_moves = CosetSpace::moves();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(31);
-    let positions: Vec<Cube3> = (0..300)
-        .map(|i| {
-            let h: Vec<Move> = (0..i % 8)
-                .map(|_| h_moves[rng.random_range(0..h_moves.len())])
-                .collect();
-            Cube3::from_moves(&h).then(&representative)
-        })
-        .collect();
-    let limits = CosetLimits::exact(8);
-    let result = run_in(Metric::Qtm, &representative, &limits, &positions);
-    let near = NearSolved::new(Metric::Qtm, 5);
-    let (mut reached, mut farther) = (0, 0);
-    for (position, depth) in positions.iter().zip(&result.watched) {
-        let distance = near.distance(position).map(u32::from);
-        match depth {
-            Some(d) => {
-                assert_eq!(Some(*d), distance, "{position:?}");
-                reached += 1;
-            }
-            None => {
-                assert!(distance.is_none_or(|d| d > 8), "{position:?}: {distance:?}");
-                farther += 1;
-            }
-        }
-    }
+    let result = both_ways(Metric::Qtm, &representative, 31, 8, 8, 5);
     assert!(
-        reached > 50 && farther > 20,
-        "{reached} reached, {farther} farther"
+        result.0 > 50 && result.1 > 20,
+        "{result:?} reached, farther"
     );
 }
 
