@@ -98,14 +98,14 @@ impl CosetLimits {
     }
 
     /// Whether the run may prove its last positions one at a time (see
-    /// [`super::coset_finish`]): a bound run at God's number or above, with phase 1 stopping
-    /// before the bound. Phase 1 to the bound leaves only positions farther than it; below
+    /// [`super::coset_finish`]): a bound run at God's number in HTM (20, the two-phase
+    /// search's metric) or above, with phase 1 stopping before the bound. Phase 1 to the bound leaves only positions farther than it; below
     /// God's number a position left may be farther, and the two-phase search would look for
     /// its solution until its time ran out.
     pub fn finishes(&self) -> bool {
         self.finish > 0
             && self.search_depth < self.max_depth
-            && self.max_depth >= coset_finish::GODS_NUMBER
+            && self.max_depth >= gods_number(Metric::Htm)
     }
 }
 

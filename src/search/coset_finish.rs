@@ -36,10 +36,6 @@ pub const FINISH_AT_MOST: u64 = 20_000;
 /// of two cores to prove; past it a run is better searched a depth deeper.
 pub const FINISH_LIMIT: u64 = 1_000_000;
 
-/// Every position has a solution of this many moves (Rokicki, Kociemba, Davidson, Dethridge,
-/// 2010): only a bound this large is finished, as below it a position left may have none.
-pub const GODS_NUMBER: u32 = 20;
-
 /// How long the two-phase search looks for one position's solution within the bound: far
 /// longer than the 2 s the slowest of a thousand such positions took. One that runs out stays
 /// unproven.

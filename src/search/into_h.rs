@@ -114,13 +114,12 @@ impl Turns {
     /// `turn_count` turns.
     pub fn of(distance: u8, turn_count: usize, child_distance: impl Fn(usize) -> u8) -> Turns {
         let (mut lowers, mut keeps) = (0, 0);
+        // Without branches: the comparisons' outcomes are the table's data, and this runs for
+        // each of the turns of 141 million entries when a search starts.
         for turn in 0..turn_count {
             let after = child_distance(turn);
-            if after < distance {
-                lowers |= 1 << turn;
-            } else if after == distance {
-                keeps |= 1 << turn;
-            }
+            lowers |= u32::from(after < distance) << turn;
+            keeps |= u32::from(after == distance) << turn;
         }
         Turns {
             distance,
@@ -454,40 +453,26 @@ impl FaceCode {
         }
     }
 
-    /// The entry word of `turns`, in the frame they were read in.
+    /// The entry word of `turns`, in the frame they were read in (a bit operation per face:
+    /// it runs for each of the table's 141 million entries when a search starts).
     fn pack(self, turns: Turns) -> u32 {
         let per_face = self.turns_per_face();
+        let rising = !(turns.lowers | turns.keeps);
         let mut word = u32::from(turns.distance);
         for face in 0..FACES {
-            let change = |k: usize| {
-                let turn = per_face * face + k;
-                if turns.lowers >> turn & 1 != 0 {
-                    Change::Falls
-                } else if turns.keeps >> turn & 1 != 0 {
-                    Change::Keeps
-                } else {
-                    Change::Rises
-                }
-            };
+            let falls = turns.lowers >> (per_face * face) & 7 >> (3 - per_face);
+            let rises = rising >> (per_face * face) & 7 >> (3 - per_face);
             let nibble = match self {
                 FaceCode::ThreeTurns => {
-                    let rises = (0..3).any(|k| change(k) == Change::Rises);
                     debug_assert!(
-                        !rises || (0..3).all(|k| change(k) != Change::Falls),
+                        falls == 0 || rises == 0,
                         "two turns of one face are a move apart"
                     );
-                    let mark = if rises { Change::Rises } else { Change::Falls };
-                    (0..3)
-                        .filter(|&k| change(k) == mark)
-                        .fold(u32::from(rises) << 3, |n, k| n | 1 << k)
+                    if rises != 0 { 8 | rises } else { falls }
                 }
-                FaceCode::TwoTurns => (0..2).fold(0, |n, k| {
-                    n | match change(k) {
-                        Change::Falls => 1,
-                        Change::Keeps => 0,
-                        Change::Rises => 2,
-                    } << (2 * k)
-                }),
+                FaceCode::TwoTurns => {
+                    (falls & 1) | (rises & 1) << 1 | (falls >> 1) << 2 | (rises >> 1) << 3
+                }
             };
             word |= nibble << (4 + 4 * face);
         }

@@ -201,14 +201,8 @@ impl CosetSpace {
         &self.parity
     }
 
-    /// The bits of a source word of slice parity `parity` after move `turn`.
-    #[inline(always)]
-    pub fn remap(&self, turn: usize, parity: u8, word: u16) -> u16 {
-        self.remap_table(turn, parity)[usize::from(word & 0xfff)]
-    }
-
-    /// [`CosetSpace::remap`]'s table for move `turn` and source slice parity `parity`, by
-    /// the source word's twelve bits.
+    /// The twelve bits of a source word of slice parity `parity` after move `turn`, by the
+    /// source word's.
     #[inline(always)]
     pub fn remap_table(&self, turn: usize, parity: u8) -> &[u16; 4096] {
         let start = (turn * 2 + usize::from(parity & 1)) * 4096;
@@ -306,7 +300,7 @@ mod tests {
                 let word = if space.keeps_slice(turn) {
                     from.mask()
                 } else {
-                    space.remap(turn, parity, from.mask())
+                    space.remap_table(turn, parity)[usize::from(from.mask())]
                 };
                 assert_eq!(word, to.mask(), "{start} then {m:?}");
             }
