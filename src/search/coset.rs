@@ -439,7 +439,8 @@ impl CosetSolver {
                 // `new` holds an earlier set, within the one just made: the prepass rewrites
                 // every block that either has anything in.
                 std::mem::swap(&mut old, &mut new);
-                total = self.prepass(&old, &mut new, self.changing_parity(representative, depth));
+                let changing = self.changing_parity(representative, depth);
+                total = self.prepass(&old, &mut new, changing, depth == 1);
             }
             let prepass_seconds = prepass_began.elapsed().as_secs_f64();
             // A prepass that fills the set leaves phase 1 nothing to find: every element left
@@ -546,7 +547,18 @@ impl CosetSolver {
     /// gathers a quarter turn of U or D from `old` and a half turn of R, L, F or B from `old`
     /// too: the elements of this parity in `old` are at most two moves nearer, the half turn's
     /// cost. So one earlier set serves both, as in HTM.
-    fn prepass(&self, old: &CellSet, new: &mut CellSet, changing: Option<u8>) -> u64 {
+    ///
+    /// A block's own words in `old` are a source only where `keep` (the prepass into depth 1)
+    /// or the block is copied: past depth 1, every element of `old` is the image under one of
+    /// H's moves of another element of `old`, so its neighbours bring it back (Rokicki's
+    /// hcoset reads ten sources a page, not eleven). An element a prepass made is its source's
+    /// image. One phase 1 marked ends with a quarter turn of R, L, F or B, so its twin that ends
+    /// with the opposite quarter turn, a half turn away and of the same length, is marked too
+    /// (in QTM, `p R R` has the element of `p` a half turn away instead, two moves nearer); one
+    /// whose sequence ends with a move of H has the sequence's prefix's element one move away.
+    /// Only the representative itself, at depth 0 when it lies in H, has no neighbour in the
+    /// set before depth 1.
+    fn prepass(&self, old: &CellSet, new: &mut CellSet, changing: Option<u8>, keep: bool) -> u64 {
         let orbits: Vec<&[u16]> = self.space.orbits().collect();
         let filled: Vec<(u16, u64)> = orbits
             .into_par_iter()
@@ -556,11 +568,11 @@ impl CosetSolver {
                     let mut filled = Vec::new();
                     for &corners in orbit {
                         let corners = usize::from(corners);
-                        let moves = match changing {
-                            Some(parity) if self.space.parity(corners) != parity => 0,
-                            _ => self.prepass_moves,
+                        let (moves, keep) = match changing {
+                            Some(parity) if self.space.parity(corners) != parity => (0, true),
+                            _ => (self.prepass_moves, keep),
                         };
-                        if let Some(count) = self.gather(old, new, corners, moves, words) {
+                        if let Some(count) = self.gather(old, new, corners, moves, keep, words) {
                             filled.push((corners as u16, count));
                         }
                     }
@@ -578,9 +590,10 @@ impl CosetSolver {
         filled.iter().map(|&(_, count)| count).sum()
     }
 
-    /// Fills block `corners` of `new` from its sources in `old` (itself and its images under
-    /// `moves`, a bit per move of [`CosetSpace::moves`]), through `words`; returns its count,
-    /// or `None` if every source is empty (the block is then left as it is). The words are
+    /// Fills block `corners` of `new` from its sources in `old` (itself if `keep`, and its
+    /// images under `moves`, a bit per move of [`CosetSpace::moves`]), through `words`; returns
+    /// its count, or `None` if the block and every source are empty in `old` (the block is
+    /// then left as it is). The words are
     /// gathered a source at a time into `words`, which stays in cache; gathering every source
     /// of a word at once and writing it once was slower here (7.5–8 s a prepass against 5.6
     /// s: eleven streams read side by side).
@@ -591,16 +604,17 @@ impl CosetSolver {
         new: &CellSet,
         corners: usize,
         moves: u16,
+        keep: bool,
         words: &mut [u16],
     ) -> Option<u64> {
         let space = &self.space;
-        words.fill(0);
-        let mut any = false;
-        if old.is_occupied(corners) {
-            any = true;
+        let mut any = old.is_occupied(corners);
+        if any && keep {
             for (word, cell) in words.iter_mut().zip(old.block(corners)) {
                 *word = cell.load(Relaxed);
             }
+        } else {
+            words.fill(0);
         }
         for turn in (0..MOVES).filter(|turn| moves >> turn & 1 != 0) {
             let source_corners = space.corners_before(turn, corners);
