@@ -168,3 +168,93 @@ fn known_short_positions() {
     };
     assert_eq!(htm.solve(&held).unwrap(), vec![]);
 }
+
+/// The random positions every experiment samples are uniform: the corners of a random 3x3
+/// position (after the swap that matches its edges' parity) are a uniform 2x2 state, so their
+/// 2x2 distances follow the whole space's published counts; and its corner and edge
+/// permutations are uniform, so the pieces left in place follow the rencontres numbers. Each
+/// is a chi-square test over 200,000 seeded positions against the 0.1% critical value for its
+/// degrees of freedom. Orientations drawn from two of three values, or a shuffle that draws
+/// only cycles (Sattolo's, `0..i` for `0..=i`), fail it.
+#[test]
+fn random_positions_are_uniform() {
+    use cubelab::catalogue::{TableId, TableKind, published::published_histogram};
+    use cubelab::model::cube::Cube3;
+    let solver = solver(Metric::Htm);
+    let samples = 200_000;
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(27);
+    let cubes: Vec<Cube3> = (0..samples).map(|_| Cube3::random(&mut rng)).collect();
+    assert!(cubes.iter().all(|cube| cube.validate().is_ok()));
+
+    // 2x2 distances 0-5 pooled (under 5 positions expected), then 6 to 11: 6 degrees of freedom.
+    let published = published_histogram(TableId::new(TableKind::Pocket, Metric::Htm)).unwrap();
+    let by_distance = |distance: usize| distance.saturating_sub(5);
+    let distances = cubes.iter().map(|cube| {
+        let corners = Cube2 {
+            corners: cube.corners,
+        };
+        by_distance(usize::from(solver.distance(&corners)))
+    });
+    let chi = chi_square(distances, &shares(&published, 7, by_distance));
+    assert!(
+        chi < 22.46,
+        "2x2 distances of the corners: chi-square {chi:.1}"
+    );
+
+    // Pieces in place, 4 or more pooled: 4 degrees of freedom.
+    let by_count = |fixed: usize| fixed.min(4);
+    let in_place = |perm: &[u8]| {
+        (0..perm.len())
+            .filter(|&i| usize::from(perm[i]) == i)
+            .count()
+    };
+    let corners = cubes
+        .iter()
+        .map(|cube| by_count(in_place(&cube.corners.perm)));
+    let chi = chi_square(corners, &shares(&rencontres(8), 5, by_count));
+    assert!(chi < 18.47, "corners in place: chi-square {chi:.1}");
+    let edges = cubes
+        .iter()
+        .map(|cube| by_count(in_place(&cube.edges.perm)));
+    let chi = chi_square(edges, &shares(&rencontres(12), 5, by_count));
+    assert!(chi < 18.47, "edges in place: chi-square {chi:.1}");
+}
+
+/// Permutations of `n` things by how many they leave in place: C(n, k) x derangements(n - k).
+fn rencontres(n: usize) -> Vec<u64> {
+    let mut derangements = vec![1u64, 0];
+    for m in 2..=n {
+        derangements.push((m as u64 - 1) * (derangements[m - 1] + derangements[m - 2]));
+    }
+    let choose = |n: usize, k: usize| (0..k).fold(1u64, |c, i| c * (n - i) as u64 / (i + 1) as u64);
+    (0..=n)
+        .map(|k| choose(n, k) * derangements[n - k])
+        .collect()
+}
+
+/// The share of each of `bins` bins, `counts` giving how many states have each value and
+/// `bin` placing a value.
+fn shares(counts: &[u64], bins: usize, bin: impl Fn(usize) -> usize) -> Vec<f64> {
+    let total: u64 = counts.iter().sum();
+    let mut shares = vec![0.0; bins];
+    for (value, &count) in counts.iter().enumerate() {
+        shares[bin(value)] += count as f64 / total as f64;
+    }
+    shares
+}
+
+/// Pearson's statistic of the observed bins against the expected `shares`.
+fn chi_square(observed: impl Iterator<Item = usize>, shares: &[f64]) -> f64 {
+    let mut seen = vec![0u64; shares.len()];
+    for bin in observed {
+        seen[bin] += 1;
+    }
+    let samples: u64 = seen.iter().sum();
+    seen.iter()
+        .zip(shares)
+        .map(|(&o, &share)| {
+            let expected = share * samples as f64;
+            (o as f64 - expected).powi(2) / expected
+        })
+        .sum()
+}
