@@ -99,9 +99,9 @@ impl CosetLimits {
 
     /// Whether the run may prove its last positions one at a time (see
     /// [`super::coset_finish`]): a bound run at God's number in HTM (20, the two-phase
-    /// search's metric) or above, with phase 1 stopping before the bound. Phase 1 to the bound leaves only positions farther than it; below
-    /// God's number a position left may be farther, and the two-phase search would look for
-    /// its solution until its time ran out.
+    /// search's metric) or above, with phase 1 stopping before the bound. Phase 1 to the bound
+    /// leaves only positions farther than it; below God's number a position left may be
+    /// farther, and the two-phase search would look for its solution until its time ran out.
     pub fn finishes(&self) -> bool {
         self.finish > 0
             && self.search_depth < self.max_depth
@@ -593,10 +593,9 @@ impl CosetSolver {
     /// Fills block `corners` of `new` from its sources in `old` (itself if `keep`, and its
     /// images under `moves`, a bit per move of [`CosetSpace::moves`]), through `words`; returns
     /// its count, or `None` if the block and every source are empty in `old` (the block is
-    /// then left as it is). The words are
-    /// gathered a source at a time into `words`, which stays in cache; gathering every source
-    /// of a word at once and writing it once was slower here (7.5–8 s a prepass against 5.6
-    /// s: eleven streams read side by side).
+    /// then left as it is). The words are gathered a source at a time into `words`, which
+    /// stays in cache; gathering every source of a word at once and writing it once was slower
+    /// here (7.5–8 s a prepass against 5.6 s: eleven streams read side by side).
     #[inline]
     fn gather(
         &self,

@@ -226,9 +226,8 @@ fn rencontres(n: usize) -> Vec<u64> {
     for m in 2..=n {
         derangements.push((m as u64 - 1) * (derangements[m - 1] + derangements[m - 2]));
     }
-    let choose = |n: usize, k: usize| (0..k).fold(1u64, |c, i| c * (n - i) as u64 / (i + 1) as u64);
     (0..=n)
-        .map(|k| choose(n, k) * derangements[n - k])
+        .map(|k| cubelab::coord::binomial(n as u32, k as u32) * derangements[n - k])
         .collect()
 }
 
