@@ -19,8 +19,9 @@
 # in the solver (the ignored test in tests/suite/h48_solver.rs); written to
 # reports/h48-table-checks.md.
 # With the argument `h48-eo` (and optionally the tables, default h48-eo6): each `h48-eo` table
-# (filled from near solved: about 19 minutes and 4 GB each here) as bounds of 500 positions and
-# in the solver (the ignored test in tests/suite/h48_eo.rs); written to
+# (filled from near solved: about 11 minutes each here, in the table's own size and a few hundred
+# MB) as bounds of 500 positions and in the solver, and each against its finer neighbour where
+# both are built (the ignored tests in tests/suite/h48_eo.rs); written to
 # reports/h48-eo-table-checks.md.
 # Usage: scripts/check-tables.sh [ud|h48|h48-eo [TABLE...]]
 set -euo pipefail
@@ -42,7 +43,8 @@ if [[ ${1:-} == h48-eo ]]; then
     echo "\`scripts/check-tables.sh h48-eo ${tables[*]}\` on $(date -u +%Y-%m-%d): $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs),"
     echo "$(( $(date +%s) - start )) s (tables already built), exit status $status: each table bounds 500"
     echo "positions within 9 turns by at most their true distance, and solves scrambles to the"
-    echo "lengths of an independent search."
+    echo "lengths of an independent search; each table whose finer neighbour (one flip more) is"
+    echo "built is that neighbour collapsed, code by code over every entry."
     echo
     echo '```'
     grep -E '^test .* (ok|FAILED)$|^test result|checked$' "$log"

@@ -25,7 +25,12 @@
 //!
 //! The entries are packed in two bits over a fixed base (entries `base + 3` or more read
 //! `base + 3`, and one more level of walk, 13 times the work, would tell 12 from 13): nissy's
-//! base 9 for these sizes, chosen where the walk still ends in minutes here.
+//! base 9 for these sizes, chosen where the walk still ends in minutes here. With the base one
+//! past `near`, a code needs no exact value beside it: an entry of code 0 is exactly the base
+//! unless a near coset wrote it, and the near cosets are in the map of step 1. So the walk
+//! writes the two-bit codes in their final place ([`fill_based`]), and the lines' minima are
+//! completed from the map; the table costs its own size to build, not twice it in four-bit
+//! entries. The four-bit fill ([`fill`]), exact to any depth, is the tests' reference.
 
 use super::{BuildError, Built, TableId};
 use crate::bfs::{NearStates, Pass, breadth_first_near};
@@ -49,17 +54,21 @@ pub const NEAR: u8 = 8;
 const UNREACHED: u8 = 0xF;
 
 /// Bytes of the map of cosets within [`NEAR`] moves: 7.2 million cosets (measured: the
-/// `h48-eo6` build's peak, 3.95 GB, less its 3.76 GB working table).
-const NEAR_MAP_BYTES: u64 = 200_000_000;
+/// `h48-eo6` build's peak with a four-bit working table, 3.95 GB, less that table's 3.76 GB),
+/// and the list of their entries made from it at the end.
+const NEAR_MAP_BYTES: u64 = 350_000_000;
 /// Seconds of one core's work to fill any `h48-eo` table: the walk's, which does not depend on
-/// how many flips the table keeps (measured: `h48-eo6`, 2,158 s of user time, 18 min 46 s on
-/// two cores, reports/tables.md).
-const WALK_CORE_SECONDS: f64 = 2_160.0;
+/// how many flips the table keeps (measured with nothing else running: `h48-eo8`, 1,248 s of
+/// user time, `h48-eo9` 1,176 s, reports/tables.md).
+const WALK_CORE_SECONDS: f64 = 1_250.0;
 
-/// What filling an `h48-eo` table of `entries` entries costs: bytes at peak (the 4-bit working
-/// table and the map of near cosets) and seconds of one core's work.
+/// What filling an `h48-eo` table of `entries` entries costs: bytes at peak (the payload,
+/// written in place, and the map of near cosets) and seconds of one core's work.
 pub fn build_cost(entries: u64) -> (u64, f64) {
-    (entries.div_ceil(2) + NEAR_MAP_BYTES, WALK_CORE_SECONDS)
+    (
+        based::payload_bytes(entries) + NEAR_MAP_BYTES,
+        WALK_CORE_SECONDS,
+    )
 }
 
 /// The base of an `h48-eo` table whose header records `histogram`: its last count is of the
@@ -86,12 +95,62 @@ pub fn build_h48_eo(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<B
         return Err(BuildError::HalfTurnsOnly(id.kind.name()));
     }
     let space = H48Space::new(H48Flips::All, id.metric);
-    let mut filled = fill(&space, table, NEAR, BASE + 2, progress);
-    let histogram = filled.histogram();
-    let passes = std::mem::take(&mut filled.passes);
-    let payload = based::pack(filled.nibbles, table.entries(), BASE);
-    let header = id.write(dir, Encoding::Based, histogram, &payload)?;
-    Ok(Built { header, passes })
+    let filled = fill_based(&space, table, NEAR, progress);
+    let header = id.write(dir, Encoding::Based, filled.histogram, &filled.payload)?;
+    Ok(Built {
+        header,
+        passes: filled.passes,
+    })
+}
+
+/// A table as [`fill_based`] leaves it: packed, with its exact histogram.
+pub struct FilledBased {
+    /// The based payload, as [`based::pack`] makes it from the exact entries.
+    pub payload: Vec<u8>,
+    /// Entries at each distance up to the base + 2, then those further.
+    pub histogram: Vec<u64>,
+    /// As in [`Filled`].
+    pub passes: Vec<Pass>,
+}
+
+/// Fills `table` as [`fill`] does, to the walk's depth `near + 3`, but writes each entry's code
+/// over the base `near + 1` straight into the based payload: the bytes [`based::pack`] would
+/// make of [`fill`]'s entries, in a quarter of their memory (see the module's text).
+pub fn fill_based(
+    space: &H48Space,
+    table: H48Table,
+    near: u8,
+    progress: &ProgressBar,
+) -> FilledBased {
+    let base = near + 1;
+    let entries = table.entries();
+    let cells = filled_cells(based::payload_bytes(entries) as usize);
+    let layout = Lines { base };
+    let (found, passes) = walk_into(space, table, near, base + 2, &cells, &layout, progress);
+    let mut below: Vec<(u64, u8)> = Vec::with_capacity(found.len());
+    for (&state, &depth) in &found {
+        space.for_each_variant(state, |variant| {
+            below.push((table.entry_of(variant), depth))
+        });
+    }
+    drop(found);
+    below.par_sort_unstable();
+    below.dedup_by_key(|&mut (entry, _)| entry);
+    let mut payload: Vec<u8> = cells.into_iter().map(AtomicU8::into_inner).collect();
+    let histogram = based::complete(&mut payload, entries, base, &below, UNREACHED);
+    FilledBased {
+        payload,
+        histogram,
+        passes,
+    }
+}
+
+/// `bytes` cells with every bit set: every entry unreached in either layout.
+fn filled_cells(bytes: usize) -> Vec<AtomicU8> {
+    (0..bytes)
+        .into_par_iter()
+        .map(|_| AtomicU8::new(0xFF))
+        .collect()
 }
 
 /// The entries of `table` (4 bits each, two a byte) as [`fill`] leaves them: the exact smallest
@@ -154,10 +213,27 @@ pub fn fill(
 ) -> Filled {
     assert!(max_depth < UNREACHED, "four bits hold the depths written");
     let entries = table.entries();
-    let cells: Vec<AtomicU8> = (0..entries.div_ceil(2))
-        .into_par_iter()
-        .map(|_| AtomicU8::new(0xFF))
-        .collect();
+    let cells = filled_cells(entries.div_ceil(2) as usize);
+    let (_, passes) = walk_into(space, table, near, max_depth, &cells, &Nibbles, progress);
+    Filled {
+        nibbles: cells.into_iter().map(AtomicU8::into_inner).collect(),
+        entries,
+        max_depth,
+        passes,
+    }
+}
+
+/// The sparse search to `near` and the walk from its edge to `max_depth`, lowering entries of
+/// `cells` (laid out by `layout`); returns the near cosets and the passes.
+fn walk_into<L: Layout>(
+    space: &H48Space,
+    table: H48Table,
+    near: u8,
+    max_depth: u8,
+    cells: &[AtomicU8],
+    layout: &L,
+    progress: &ProgressBar,
+) -> (NearStates, Vec<Pass>) {
     progress.set_message("cosets near solved, by depth");
     progress.set_length(u64::from(near));
     progress.set_position(0);
@@ -170,7 +246,7 @@ pub fn fill(
         faces: space.moves().iter().map(|m| m.face()).collect(),
     };
     {
-        let regions = Regions::new(&cells);
+        let regions = Regions::new(cells, layout);
         found.par_iter().for_each_init(
             || regions.writes(),
             |writes, (&state, &depth)| {
@@ -190,7 +266,7 @@ pub fn fill(
     progress.set_position(0);
     if near < max_depth {
         let start = Instant::now();
-        let regions = Regions::new(&cells);
+        let regions = Regions::new(cells, layout);
         roots.par_chunks(256).for_each_init(
             || regions.writes(),
             |writes, chunk| {
@@ -207,12 +283,7 @@ pub fn fill(
             seconds: start.elapsed().as_secs_f64(),
         });
     }
-    Filled {
-        nibbles: cells.into_iter().map(AtomicU8::into_inner).collect(),
-        entries,
-        max_depth,
-        passes,
-    }
+    (found, passes)
 }
 
 /// The depth-first walk of [`fill`] and what it writes into.
@@ -228,7 +299,7 @@ struct Walk<'a> {
 impl Walk<'_> {
     /// Walks every canonical sequence from `c` (at `depth` moves, reached last by a turn of
     /// `last`) until `max_depth`, writing each coset reached.
-    fn from(&self, c: H48Coord, depth: u8, last: Option<Face>, writes: &mut Writes) {
+    fn from<L: Layout>(&self, c: H48Coord, depth: u8, last: Option<Face>, writes: &mut Writes<L>) {
         let next = depth + 1;
         let leaf = next == self.max_depth;
         let mut children = [(H48Coord::default(), 0u64, Face::U); 18];
@@ -262,43 +333,95 @@ impl Walk<'_> {
 
     /// Lowers the entries of every index of the coset with member index `index` to `depth`.
     #[inline]
-    fn write(&self, index: u64, depth: u8, writes: &mut Writes) {
+    fn write<L: Layout>(&self, index: u64, depth: u8, writes: &mut Writes<L>) {
         self.space.for_each_variant(index, |variant| {
             writes.push(self.table.entry_of(variant), depth);
         });
     }
 }
 
-/// The working table cut into regions of `2^REGION_BITS` entries (2 MiB of nibbles), each
-/// with a lock. A write lands anywhere in gigabytes, so written as it comes each one misses
+/// Where an entry lies in a working table and what a write of a depth stores there: smaller
+/// depths store smaller values, so an entry keeps its smallest write by keeping its smallest
+/// value.
+trait Layout: Sync {
+    /// The bits of an entry, at shift 0.
+    const MASK: u8;
+    /// The byte holding entry `entry`, and the shift of its bits in it.
+    fn locate(&self, entry: u64) -> (usize, u32);
+    /// What a write of `depth` stores.
+    fn code(&self, depth: u8) -> u8;
+}
+
+/// Four bits an entry, two a byte, the depth itself: [`Filled`]'s layout.
+struct Nibbles;
+
+impl Layout for Nibbles {
+    const MASK: u8 = 0xF;
+    #[inline(always)]
+    fn locate(&self, entry: u64) -> (usize, u32) {
+        ((entry / 2) as usize, (entry & 1) as u32 * 4)
+    }
+    #[inline(always)]
+    fn code(&self, depth: u8) -> u8 {
+        depth
+    }
+}
+
+/// Two bits an entry in the based payload's lines, the depth's code over `base`.
+struct Lines {
+    base: u8,
+}
+
+impl Layout for Lines {
+    const MASK: u8 = 3;
+    #[inline(always)]
+    fn locate(&self, entry: u64) -> (usize, u32) {
+        based::locate(entry)
+    }
+    #[inline(always)]
+    fn code(&self, depth: u8) -> u8 {
+        depth.saturating_sub(self.base).min(3)
+    }
+}
+
+/// The working table cut into regions of `2^REGION_BITS` bytes (2 MiB, whole lines of the
+/// based layout), each with a lock. A write lands anywhere in gigabytes, so written as it comes each one misses
 /// the TLB as well as the cache, and a locked read-modify-write stops the processor from
 /// overlapping the misses: the first version of the walk spent 84% of its time there and ran
 /// for more than half an hour on `h48-eo6`. Gathered by region ([`Writes`]) and applied a
 /// region at a time under its lock, the writes are plain loads and stores into 2 MiB whose
 /// pages the TLB holds, prefetched a few ahead.
-struct Regions<'a> {
+struct Regions<'a, L: Layout> {
     cells: &'a [AtomicU8],
+    layout: &'a L,
     locks: Vec<Mutex<()>>,
 }
 
-/// Entries of a region.
-const REGION_BITS: u32 = 22;
+/// Bytes of a region, as a power of two.
+const REGION_BITS: u32 = 21;
 /// Writes gathered for a region before they are applied.
 const GATHER: usize = 1024;
 /// How far ahead of a write its byte is asked for.
 const AHEAD: usize = 16;
 
-impl<'a> Regions<'a> {
-    fn new(cells: &'a [AtomicU8]) -> Regions<'a> {
-        let regions = (cells.len() as u64 * 2).div_ceil(1 << REGION_BITS) as usize;
+impl<'a, L: Layout> Regions<'a, L> {
+    fn new(cells: &'a [AtomicU8], layout: &'a L) -> Regions<'a, L> {
+        let regions = cells.len().div_ceil(1 << REGION_BITS);
         Regions {
             cells,
+            layout,
             locks: (0..regions).map(|_| Mutex::new(())).collect(),
         }
     }
 
+    /// The region that holds entry `entry`.
+    #[inline(always)]
+    fn region_of(&self, entry: u64) -> usize {
+        self.layout.locate(entry).0 >> REGION_BITS
+    }
+
     /// A buffer of writes for one task; it applies what it holds when dropped.
-    fn writes(&self) -> Writes<'_> {
+    fn writes(&self) -> Writes<'_, L> {
         Writes {
             regions: self,
             gathered: (0..self.locks.len()).map(|_| Vec::new()).collect(),
@@ -313,31 +436,31 @@ impl<'a> Regions<'a> {
         const ENTRY: u64 = (1 << 56) - 1;
         for (i, &write) in writes.iter().enumerate() {
             if let Some(&ahead) = writes.get(i + AHEAD) {
-                crate::space::prefetch(self.cells, ((ahead & ENTRY) / 2) as usize);
+                crate::space::prefetch(self.cells, self.layout.locate(ahead & ENTRY).0);
             }
             let (entry, depth) = (write & ENTRY, (write >> 56) as u8);
-            let cell = &self.cells[(entry / 2) as usize];
-            let shift = (entry & 1) * 4;
+            let (at, shift) = self.layout.locate(entry);
+            let code = self.layout.code(depth);
+            let cell = &self.cells[at];
             let byte = cell.load(Relaxed);
-            let current = (byte >> shift) & 0xF;
-            if depth < current {
-                cell.store(byte & !(0xF << shift) | depth << shift, Relaxed);
+            if code < (byte >> shift) & L::MASK {
+                cell.store(byte & !(L::MASK << shift) | code << shift, Relaxed);
             }
         }
     }
 }
 
 /// One task's writes, gathered by region (see [`Regions`]).
-struct Writes<'a> {
-    regions: &'a Regions<'a>,
+struct Writes<'a, L: Layout> {
+    regions: &'a Regions<'a, L>,
     gathered: Vec<Vec<u64>>,
 }
 
-impl Writes<'_> {
+impl<L: Layout> Writes<'_, L> {
     /// Lowers entry `entry` to `depth`, now or when its region's writes are applied.
     #[inline]
     fn push(&mut self, entry: u64, depth: u8) {
-        let region = (entry >> REGION_BITS) as usize;
+        let region = self.regions.region_of(entry);
         let list = &mut self.gathered[region];
         if list.capacity() == 0 {
             list.reserve_exact(GATHER);
@@ -350,7 +473,7 @@ impl Writes<'_> {
     }
 }
 
-impl Drop for Writes<'_> {
+impl<L: Layout> Drop for Writes<'_, L> {
     fn drop(&mut self) {
         for (region, list) in self.gathered.iter().enumerate() {
             if !list.is_empty() {

@@ -105,6 +105,10 @@ pub enum TableKind {
     /// ... the eight highest (DR too): 30,097,267,200 entries, 7.5 GB.
     #[value(name = "h48-eo8")]
     H48Eo8,
+    /// ... the nine highest (UB too): 60,194,534,400 entries, 15.2 GB, the largest that loads
+    /// beside the system in 24 GiB (built in about its own size: see `catalogue::h48_eo`).
+    #[value(name = "h48-eo9")]
+    H48Eo9,
     /// A partial goal's distances (cross, xcross, EOLine, any piece mask), over the goal's
     /// pieces (see [`crate::catalogue::goal`]); the header's parameters say which goal. Built
     /// on demand by `solve --goal` and `stats goal`.
@@ -113,7 +117,7 @@ pub enum TableKind {
 }
 
 impl TableKind {
-    pub const ALL: [TableKind; 26] = [
+    pub const ALL: [TableKind; 27] = [
         TableKind::Pocket,
         TableKind::Corners,
         TableKind::Edges6,
@@ -140,6 +144,7 @@ impl TableKind {
         TableKind::H48Eo6,
         TableKind::H48Eo7,
         TableKind::H48Eo8,
+        TableKind::H48Eo9,
     ];
 
     /// The tables `gen-tables` builds when none are named: those the solvers read by default.
@@ -211,6 +216,7 @@ impl TableKind {
             TableKind::H48Eo6 => "h48-eo6",
             TableKind::H48Eo7 => "h48-eo7",
             TableKind::H48Eo8 => "h48-eo8",
+            TableKind::H48Eo9 => "h48-eo9",
         }
     }
 
@@ -243,6 +249,7 @@ impl TableKind {
             TableKind::H48Eo6 => (H48Flips::All, 5),
             TableKind::H48Eo7 => (H48Flips::All, 4),
             TableKind::H48Eo8 => (H48Flips::All, 3),
+            TableKind::H48Eo9 => (H48Flips::All, 2),
             _ => return None,
         };
         Some(H48Table { flips, dropped })

@@ -49,7 +49,8 @@ pub fn entries(kind: TableKind) -> u64 {
         | TableKind::H48Eo5
         | TableKind::H48Eo6
         | TableKind::H48Eo7
-        | TableKind::H48Eo8 => kind.h48_table().map_or(0, |table| table.entries()),
+        | TableKind::H48Eo8
+        | TableKind::H48Eo9 => kind.h48_table().map_or(0, |table| table.entries()),
         // A subgroup's size is its generators' (see `group::Sizes`).
         TableKind::Group | TableKind::Goal => 0,
     }
@@ -360,7 +361,8 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, B
         | TableKind::H48Eo5
         | TableKind::H48Eo6
         | TableKind::H48Eo7
-        | TableKind::H48Eo8 => return h48_eo::build_h48_eo(id, dir, progress),
+        | TableKind::H48Eo8
+        | TableKind::H48Eo9 => return h48_eo::build_h48_eo(id, dir, progress),
         TableKind::Phase1Sym => breadth_first(
             &twophase::SymProductSpace::phase1(metric),
             encoding,

@@ -77,6 +77,8 @@ pub fn pack(mut nibbles: Vec<u8>, entries: u64, base: u8) -> Vec<u8> {
         );
     }
     nibbles.resize((lines + 1) * LINE_BYTES, 0);
+    // The buffer is cut, not cleared: the trailer would keep entries' old bytes.
+    nibbles[lines * LINE_BYTES..].fill(0);
     nibbles[lines * LINE_BYTES] = base;
     nibbles.shrink_to_fit();
     nibbles
@@ -135,6 +137,83 @@ pub fn pack_collapsed(
         });
     payload[lines * LINE_BYTES] = base;
     (payload, histogram)
+}
+
+/// The byte of a payload that holds entry `index`, and the shift of its two bits in it.
+#[inline(always)]
+pub fn locate(index: u64) -> (usize, u32) {
+    let line = (index / PER_LINE) as usize;
+    let j = (index % PER_LINE) as usize;
+    (line * LINE_BYTES + j / 4, (j % 4) as u32 * 2)
+}
+
+/// Completes a payload whose codes were written in place: `payload` holds
+/// [`payload_bytes`]`(entries)` bytes, each entry's code at [`locate`] and every other bit set.
+/// Writes each line's minimum, clears the bits past the last entry and writes the trailer, so
+/// that the payload equals what [`pack`] makes of the exact entries. Those are: the values in
+/// `below` (entry and value, sorted by entry, each entry once, every value under the base);
+/// `base` for every other entry of code 0; `base + 1` and `base + 2` for codes 1 and 2; and for
+/// code 3 values of `base + 3` or more, of which a line holding nothing else records
+/// `unwritten` as its minimum (no read of code 0 reaches it, so any value is admissible).
+/// Returns the exact entries' histogram: the values under the base, the base, then the
+/// entries of codes 1, 2 and 3.
+pub fn complete(
+    payload: &mut [u8],
+    entries: u64,
+    base: u8,
+    below: &[(u64, u8)],
+    unwritten: u8,
+) -> Vec<u64> {
+    use rayon::prelude::*;
+    let lines = entries.div_ceil(PER_LINE) as usize;
+    assert_eq!(
+        payload.len(),
+        (lines + 1) * LINE_BYTES,
+        "a payload of {entries} entries"
+    );
+    let (body, trailer) = payload.split_at_mut(lines * LINE_BYTES);
+    trailer.fill(0);
+    trailer[0] = base;
+    let codes = body
+        .par_chunks_mut(LINE_BYTES)
+        .enumerate()
+        .fold(
+            || [0u64; 4],
+            |mut codes, (line, out)| {
+                let count = (entries - line as u64 * PER_LINE).min(PER_LINE) as usize;
+                let mut line_codes = [0u64; 4];
+                for j in 0..count {
+                    line_codes[usize::from((out[j / 4] >> ((j % 4) * 2)) & 3)] += 1;
+                }
+                for j in count..PER_LINE as usize {
+                    out[j / 4] &= !(3 << ((j % 4) * 2));
+                }
+                let minimum = (0..3)
+                    .find(|&code| line_codes[code] > 0)
+                    .map_or(unwritten, |code| base + code as u8);
+                out[LINE_BYTES - 1] = out[LINE_BYTES - 1] & 0xF | minimum.min(15) << 4;
+                for (total, n) in codes.iter_mut().zip(line_codes) {
+                    *total += n;
+                }
+                codes
+            },
+        )
+        .reduce(|| [0; 4], |a, b| std::array::from_fn(|i| a[i] + b[i]));
+    let mut histogram = vec![0u64; usize::from(base) + 4];
+    for &(entry, value) in below {
+        assert!(
+            value < base,
+            "entry {entry}: {value} is not under the base {base}"
+        );
+        histogram[usize::from(value)] += 1;
+        let last = (entry / PER_LINE) as usize * LINE_BYTES + LINE_BYTES - 1;
+        if value < body[last] >> 4 {
+            body[last] = body[last] & 0xF | value << 4;
+        }
+    }
+    histogram[usize::from(base)] = codes[0] - below.len() as u64;
+    histogram[usize::from(base) + 1..].copy_from_slice(&codes[1..]);
+    histogram
 }
 
 /// Fills `values` with the entries of line `line` of a table of `entries` entries, read by
@@ -201,13 +280,9 @@ impl<'a> Based<'a> {
     /// Byte holding entry `index`, and the line's last byte (which holds the minimum).
     #[inline(always)]
     fn place(index: u64) -> (usize, usize, u32) {
-        let line = (index / PER_LINE) as usize;
-        let j = (index % PER_LINE) as usize;
-        (
-            line * LINE_BYTES + j / 4,
-            line * LINE_BYTES + LINE_BYTES - 1,
-            (j % 4) as u32 * 2,
-        )
+        let (byte, shift) = locate(index);
+        let last = (index / PER_LINE) as usize * LINE_BYTES + LINE_BYTES - 1;
+        (byte, last, shift)
     }
 
     /// The stored code of entry `index`: 0 (at most the base) to 3.

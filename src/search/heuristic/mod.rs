@@ -290,7 +290,8 @@ fn missing_of(
 /// are estimated from those. Each `h48-eo` table sits just above the `h48-flips` table of its
 /// size: on the 18-mover 7 of benches/peers.txt `h48-eo6` generates 172 M nodes where
 /// `h48-flips6` generated 238 M, with the same work per node (one table read of the same size).
-const HEURISTICS: [TableKind; 21] = [
+const HEURISTICS: [TableKind; 22] = [
+    TableKind::H48Eo9,
     TableKind::H48Eo8,
     TableKind::H48Flips,
     TableKind::H48Eo7,
