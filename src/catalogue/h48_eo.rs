@@ -53,9 +53,9 @@ pub const NEAR: u8 = 8;
 /// Entries no write reached hold this in the working table.
 const UNREACHED: u8 = 0xF;
 
-/// Bytes of the map of cosets within [`NEAR`] moves: 7.2 million cosets (measured: the
-/// `h48-eo6` build's peak with a four-bit working table, 3.95 GB, less that table's 3.76 GB),
-/// and the list of their entries made from it at the end.
+/// Bytes of the map of cosets within [`NEAR`] moves (7.2 million cosets) and the list of their
+/// entries made from it at the end: the `h48-eo9` build's peak, 15.50 GB, less its 15.17 GB
+/// payload (measured, reports/tables.md).
 const NEAR_MAP_BYTES: u64 = 350_000_000;
 /// Seconds of one core's work to fill any `h48-eo` table: the walk's, which does not depend on
 /// how many flips the table keeps (measured with nothing else running: `h48-eo8`, 1,248 s of
@@ -115,7 +115,7 @@ pub struct FilledBased {
 
 /// Fills `table` as [`fill`] does, to the walk's depth `near + 3`, but writes each entry's code
 /// over the base `near + 1` straight into the based payload: the bytes [`based::pack`] would
-/// make of [`fill`]'s entries, in a quarter of their memory (see the module's text).
+/// make of [`fill`]'s entries, in half their memory (see the module's text).
 pub fn fill_based(
     space: &H48Space,
     table: H48Table,
@@ -134,6 +134,8 @@ pub fn fill_based(
         });
     }
     drop(found);
+    // Sorted by entry, then depth: the first of an entry's pairs, which dedup keeps, holds the
+    // smallest depth any of its cosets has.
     below.par_sort_unstable();
     below.dedup_by_key(|&mut (entry, _)| entry);
     let mut payload: Vec<u8> = cells.into_iter().map(AtomicU8::into_inner).collect();
@@ -286,7 +288,7 @@ fn walk_into<L: Layout>(
     (found, passes)
 }
 
-/// The depth-first walk of [`fill`] and what it writes into.
+/// The depth-first walk of [`fill`] and [`fill_based`] and what it writes into.
 struct Walk<'a> {
     space: &'a H48Space,
     table: H48Table,
@@ -340,9 +342,9 @@ impl Walk<'_> {
     }
 }
 
-/// Where an entry lies in a working table and what a write of a depth stores there: smaller
-/// depths store smaller values, so an entry keeps its smallest write by keeping its smallest
-/// value.
+/// Where an entry lies in a working table and what a write of a depth stores there: a smaller
+/// depth never stores a larger value, so an entry that keeps its smallest value keeps what its
+/// smallest write stored.
 trait Layout: Sync {
     /// The bits of an entry, at shift 0.
     const MASK: u8;
@@ -380,17 +382,17 @@ impl Layout for Lines {
     }
     #[inline(always)]
     fn code(&self, depth: u8) -> u8 {
-        depth.saturating_sub(self.base).min(3)
+        based::code_of(depth, self.base)
     }
 }
 
 /// The working table cut into regions of `2^REGION_BITS` bytes (2 MiB, whole lines of the
-/// based layout), each with a lock. A write lands anywhere in gigabytes, so written as it comes each one misses
-/// the TLB as well as the cache, and a locked read-modify-write stops the processor from
-/// overlapping the misses: the first version of the walk spent 84% of its time there and ran
-/// for more than half an hour on `h48-eo6`. Gathered by region ([`Writes`]) and applied a
-/// region at a time under its lock, the writes are plain loads and stores into 2 MiB whose
-/// pages the TLB holds, prefetched a few ahead.
+/// based layout), each with a lock. A write lands anywhere in gigabytes, so written as it
+/// comes each one misses the TLB as well as the cache, and a locked read-modify-write stops the
+/// processor from overlapping the misses: the first version of the walk spent 84% of its time
+/// there and ran for more than half an hour on `h48-eo6`. Gathered by region ([`Writes`]) and
+/// applied a region at a time under its lock, the writes are plain loads and stores into 2 MiB
+/// whose pages the TLB holds, prefetched a few ahead.
 struct Regions<'a, L: Layout> {
     cells: &'a [AtomicU8],
     layout: &'a L,

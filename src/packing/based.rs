@@ -200,13 +200,19 @@ pub fn complete(
         )
         .reduce(|| [0; 4], |a, b| std::array::from_fn(|i| a[i] + b[i]));
     let mut histogram = vec![0u64; usize::from(base) + 4];
+    assert!(
+        below.windows(2).all(|pair| pair[0].0 < pair[1].0),
+        "the entries under the base are listed once each, in order"
+    );
     for &(entry, value) in below {
+        let (byte, shift) = locate(entry);
+        let code = (body[byte] >> shift) & 3;
         assert!(
-            value < base,
-            "entry {entry}: {value} is not under the base {base}"
+            value < base && code == 0,
+            "entry {entry} listed at {value} under the base {base} holds code {code}"
         );
         histogram[usize::from(value)] += 1;
-        let last = (entry / PER_LINE) as usize * LINE_BYTES + LINE_BYTES - 1;
+        let last = minimum_byte(entry);
         if value < body[last] >> 4 {
             body[last] = body[last] & 0xF | value << 4;
         }
@@ -233,10 +239,22 @@ fn write_line(out: &mut [u8], values: &[u8], base: u8) {
     let minimum = values.iter().copied().min().unwrap_or(0);
     out.fill(0);
     for (j, &value) in values.iter().enumerate() {
-        let code = value.saturating_sub(base).min(3);
-        out[j / 4] |= code << ((j % 4) * 2);
+        out[j / 4] |= code_of(value, base) << ((j % 4) * 2);
     }
     out[LINE_BYTES - 1] |= minimum.min(15) << 4;
+}
+
+/// The code a value is stored as over `base`: 0 for at most the base, else how far above it,
+/// at most 3.
+#[inline(always)]
+pub fn code_of(value: u8, base: u8) -> u8 {
+    value.saturating_sub(base).min(3)
+}
+
+/// The byte of a payload whose top four bits hold the minimum of entry `index`'s line.
+#[inline(always)]
+fn minimum_byte(index: u64) -> usize {
+    (index / PER_LINE) as usize * LINE_BYTES + LINE_BYTES - 1
 }
 
 /// A based payload, read.
@@ -281,8 +299,7 @@ impl<'a> Based<'a> {
     #[inline(always)]
     fn place(index: u64) -> (usize, usize, u32) {
         let (byte, shift) = locate(index);
-        let last = (index / PER_LINE) as usize * LINE_BYTES + LINE_BYTES - 1;
-        (byte, last, shift)
+        (byte, minimum_byte(index), shift)
     }
 
     /// The stored code of entry `index`: 0 (at most the base) to 3.
@@ -372,6 +389,42 @@ mod tests {
             .map(|d| (0..entries).filter(|&i| value(i) == d).count() as u64)
             .collect();
         assert_eq!(based.code_counts(entries), expected_codes(&histogram, base));
+    }
+
+    /// Codes written in place and completed equal the packed exact entries byte for byte, with
+    /// their histogram: lines with values under the base (listed), lines whose smallest code is
+    /// 1 or 3 (which records `unwritten`, as the exact entries' 15 does), and a last line with
+    /// padding.
+    #[test]
+    fn completed_codes_are_the_packed_entries() {
+        let (entries, base) = (254 * 4 + 100, 6u8);
+        let value = |i: u64| match i / PER_LINE {
+            0 => [2, 6, 7, 9, 15][(i % 5) as usize],
+            1 => [7, 8, 15][(i % 3) as usize],
+            2 => 15,
+            _ => [6, 8, 15, 4][(i % 4) as usize],
+        };
+        let mut nibbles = vec![0u8; (entries as usize).div_ceil(2)];
+        let mut payload = vec![0xFFu8; payload_bytes(entries) as usize];
+        let mut below = Vec::new();
+        for i in 0..entries {
+            nibbles[(i / 2) as usize] |= value(i) << ((i & 1) * 4);
+            let (byte, shift) = locate(i);
+            payload[byte] &= !(3 << shift) | code_of(value(i), base) << shift;
+            if value(i) < base {
+                below.push((i, value(i)));
+            }
+        }
+        let histogram = complete(&mut payload, entries, base, &below, 15);
+        assert!(payload == pack(nibbles, entries, base), "the payloads differ");
+        let count = |keep: &dyn Fn(u8) -> bool| (0..entries).filter(|&i| keep(value(i))).count();
+        let expected: Vec<u64> = (0..base + 4)
+            .map(|d| match d {
+                d if d == base + 3 => count(&|v| v >= d),
+                d => count(&|v| v == d),
+            } as u64)
+            .collect();
+        assert_eq!(histogram, expected);
     }
 
     #[test]
