@@ -416,7 +416,10 @@ mod tests {
             }
         }
         let histogram = complete(&mut payload, entries, base, &below, 15);
-        assert!(payload == pack(nibbles, entries, base), "the payloads differ");
+        assert!(
+            payload == pack(nibbles, entries, base),
+            "the payloads differ"
+        );
         let count = |keep: &dyn Fn(u8) -> bool| (0..entries).filter(|&i| keep(value(i))).count();
         let expected: Vec<u64> = (0..base + 4)
             .map(|d| match d {

@@ -126,6 +126,17 @@ fn a_small_eo_table_solves_optimally() {
     }
 }
 
+/// `$CUBELAB_DATA` (default `data/`) and the `h48-eo` tables built there, coarsest first.
+fn built_eo_tables() -> (std::path::PathBuf, Vec<TableKind>) {
+    let dir: std::path::PathBuf =
+        std::env::var_os("CUBELAB_DATA").map_or_else(|| "data".into(), Into::into);
+    let kinds = TableKind::ALL
+        .into_iter()
+        .filter(|k| k.is_h48_eo() && TableId::new(*k, Metric::Htm).is_present(&dir))
+        .collect();
+    (dir, kinds)
+}
+
 /// Every `h48-eo` table present in `$CUBELAB_DATA` (default `data/`; `gen-tables h48-eo6` takes
 /// about 11 minutes here): it bounds 500 positions up to 9 turns from solved by at most their true
 /// distance (a meet-in-the-middle search), and its solver finds the independent search's
@@ -133,12 +144,7 @@ fn a_small_eo_table_solves_optimally() {
 #[test]
 #[ignore = "needs an h48-eo table built; run by scripts/check-tables.sh h48-eo"]
 fn built_eo_tables_bound_and_solve() {
-    let dir: std::path::PathBuf =
-        std::env::var_os("CUBELAB_DATA").map_or_else(|| "data".into(), Into::into);
-    let kinds: Vec<TableKind> = TableKind::ALL
-        .into_iter()
-        .filter(|k| k.is_h48_eo() && TableId::new(*k, Metric::Htm).is_present(&dir))
-        .collect();
+    let (dir, kinds) = built_eo_tables();
     assert!(!kinds.is_empty(), "no h48-eo table in {}", dir.display());
     let near = common::NearSolved::new(Metric::Htm, 5);
     let positions = common::random_scrambles(Metric::Htm, 500, 9, 62);
@@ -174,13 +180,10 @@ fn built_eo_tables_bound_and_solve() {
 fn built_eo_tables_are_their_finer_neighbours_collapsed() {
     use cubelab::table::Verify;
     use rayon::prelude::*;
-    let dir: std::path::PathBuf =
-        std::env::var_os("CUBELAB_DATA").map_or_else(|| "data".into(), Into::into);
-    let present: Vec<TableId> = TableKind::ALL
+    let (dir, kinds) = built_eo_tables();
+    let present: Vec<TableId> = kinds
         .into_iter()
-        .filter(|k| k.is_h48_eo())
         .map(|k| TableId::new(k, Metric::Htm))
-        .filter(|id| id.is_present(&dir))
         .collect();
     let pairs: Vec<(TableId, TableId)> = present
         .windows(2)
