@@ -123,6 +123,11 @@ pub fn fill_based(
     progress: &ProgressBar,
 ) -> FilledBased {
     let base = near + 1;
+    assert!(
+        base <= based::MAX_BASE,
+        "a based table's base is at most {}",
+        based::MAX_BASE
+    );
     let entries = table.entries();
     let cells = filled_cells(based::payload_bytes(entries) as usize);
     let layout = Lines { base };
@@ -416,12 +421,6 @@ impl<'a, L: Layout> Regions<'a, L> {
         }
     }
 
-    /// The region that holds entry `entry`.
-    #[inline(always)]
-    fn region_of(&self, entry: u64) -> usize {
-        self.layout.locate(entry).0 >> REGION_BITS
-    }
-
     /// A buffer of writes for one task; it applies what it holds when dropped.
     fn writes(&self) -> Writes<'_, L> {
         Writes {
@@ -430,19 +429,20 @@ impl<'a, L: Layout> Regions<'a, L> {
         }
     }
 
-    /// Applies `writes` (entry and depth, the depth in the top byte) to region `region`.
+    /// Applies `writes` (each a [`Writes::record`]) to region `region`.
     fn apply(&self, region: usize, writes: &[u64]) {
         let _held = self.locks[region]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        const ENTRY: u64 = (1 << 56) - 1;
         for (i, &write) in writes.iter().enumerate() {
             if let Some(&ahead) = writes.get(i + AHEAD) {
-                crate::space::prefetch(self.cells, self.layout.locate(ahead & ENTRY).0);
+                crate::space::prefetch(self.cells, Writes::<L>::byte(ahead));
             }
-            let (entry, depth) = (write & ENTRY, (write >> 56) as u8);
-            let (at, shift) = self.layout.locate(entry);
-            let code = self.layout.code(depth);
+            let (at, shift, code) = (
+                Writes::<L>::byte(write),
+                (write & 7) as u32,
+                (write >> 56) as u8,
+            );
             let cell = &self.cells[at];
             let byte = cell.load(Relaxed);
             if code < (byte >> shift) & L::MASK {
@@ -459,17 +459,31 @@ struct Writes<'a, L: Layout> {
 }
 
 impl<L: Layout> Writes<'_, L> {
+    /// A write as it waits for its region: the entry located once, when it is made (byte from
+    /// bit 3, shift in bits 0-2, under 2^53 bytes), and the value it stores in the top byte.
+    #[inline(always)]
+    fn record(at: usize, shift: u32, code: u8) -> u64 {
+        (at as u64) << 3 | u64::from(shift) | u64::from(code) << 56
+    }
+
+    /// The byte a [`Writes::record`] lowers.
+    #[inline(always)]
+    fn byte(record: u64) -> usize {
+        ((record & ((1 << 56) - 1)) >> 3) as usize
+    }
+
     /// Lowers entry `entry` to `depth`, now or when its region's writes are applied.
     #[inline]
     fn push(&mut self, entry: u64, depth: u8) {
-        let region = self.regions.region_of(entry);
-        let list = &mut self.gathered[region];
+        let layout = self.regions.layout;
+        let (at, shift) = layout.locate(entry);
+        let list = &mut self.gathered[at >> REGION_BITS];
         if list.capacity() == 0 {
             list.reserve_exact(GATHER);
         }
-        list.push(entry | u64::from(depth) << 56);
+        list.push(Self::record(at, shift, layout.code(depth)));
         if list.len() == GATHER {
-            self.regions.apply(region, list);
+            self.regions.apply(at >> REGION_BITS, list);
             list.clear();
         }
     }
