@@ -28,11 +28,14 @@
 
 use super::canonical::Canonical;
 use super::coset_finish::{self, FINISH_AT_MOST};
+use super::coset_gather::{BitMoves, Kernel, Parities, Source, nibble_images};
 use super::into_h::{DistanceIntoH, NearTurns, Turns, TurnsEntry, TurnsIntoH};
 use super::twophase::TwoPhaseSolver;
 use crate::bfs::breadth_first_near;
 use crate::model::cube::{Cube3, Face, Metric, Move};
-use crate::space::coset::{CELLS, CosetSpace, ELEMENTS, MOVES, PERMUTATIONS, Place, in_subgroup};
+use crate::space::coset::{
+    CELLS, CHUNK, CHUNKS, CosetSpace, ELEMENTS, MOVES, ORDERS, PERMUTATIONS, Place, in_subgroup,
+};
 use crate::space::phase1::{Phase1Coord, Phase1Space};
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
@@ -232,6 +235,12 @@ pub struct CosetSolver {
     /// move does to it: most of phase 1's nodes are this close to the end, and such a node
     /// turns only the moves that can still arrive, where another reads every child's distance.
     near: NearTurns,
+    /// The prepass's kernel, the fastest this processor runs.
+    kernel: Kernel,
+    /// Per move of H, what it does to each nibble of a cell (see [`BitMoves::nibbles`]).
+    nibbles: Vec<[[u16; 32]; 3]>,
+    /// Per order of four edges, its parity (see [`CosetSpace::order_parity`]).
+    order_parity: [u8; ORDERS],
 }
 
 /// Elements in the set above which a depth starts with the prepass rather than a phase-1
@@ -327,9 +336,17 @@ impl CosetSolver {
                     || metric.cost(**m) == 1
             })
             .fold(0, |mask, (turn, _)| mask | 1 << turn);
+        let space = CosetSpace::new();
+        let nibbles = (0..MOVES)
+            .map(|turn| nibble_images([space.remap_table(turn, 0), space.remap_table(turn, 1)]))
+            .collect();
+        let order_parity = std::array::from_fn(|order| space.order_parity(order));
         Ok(CosetSolver {
             metric,
-            space: CosetSpace::new(),
+            space,
+            kernel: Kernel::detect(),
+            nibbles,
+            order_parity,
             two_phase: None,
             turns: TurnsIntoH::new(into_h, &phase1).map_err(CosetError::Allocation)?,
             near: near_moves(&phase1),
@@ -562,23 +579,20 @@ impl CosetSolver {
         let orbits: Vec<&[u16]> = self.space.orbits().collect();
         let filled: Vec<(u16, u64)> = orbits
             .into_par_iter()
-            .map_init(
-                || vec![0u16; PERMUTATIONS],
-                |words, orbit| {
-                    let mut filled = Vec::new();
-                    for &corners in orbit {
-                        let corners = usize::from(corners);
-                        let (moves, keep) = match changing {
-                            Some(parity) if self.space.parity(corners) != parity => (0, true),
-                            _ => (self.prepass_moves, keep),
-                        };
-                        if let Some(count) = self.gather(old, new, corners, moves, keep, words) {
-                            filled.push((corners as u16, count));
-                        }
+            .map(|orbit| {
+                let mut filled = Vec::new();
+                for &corners in orbit {
+                    let corners = usize::from(corners);
+                    let (moves, keep) = match changing {
+                        Some(parity) if self.space.parity(corners) != parity => (0, true),
+                        _ => (self.prepass_moves, keep),
+                    };
+                    if let Some(count) = self.gather(old, new, corners, moves, keep) {
+                        filled.push((corners as u16, count));
                     }
-                    filled
-                },
-            )
+                }
+                filled
+            })
             .flatten()
             .collect();
         for occupied in &new.occupied {
@@ -591,11 +605,11 @@ impl CosetSolver {
     }
 
     /// Fills block `corners` of `new` from its sources in `old` (itself if `keep`, and its
-    /// images under `moves`, a bit per move of [`CosetSpace::moves`]), through `words`; returns
-    /// its count, or `None` if the block and every source are empty in `old` (the block is
-    /// then left as it is). The words are gathered a source at a time into `words`, which
-    /// stays in cache; gathering every source of a word at once and writing it once was slower
-    /// here (7.5–8 s a prepass against 5.6 s: eleven streams read side by side).
+    /// images under `moves`, a bit per move of [`CosetSpace::moves`]); returns its count, or
+    /// `None` if the block and every source are empty in `old` (the block is then left as it
+    /// is). The block is filled a chunk at a time, each from its one chunk in each source
+    /// ([`super::coset_gather`]), so that a chunk's reads and its writing stay in the first
+    /// level of cache.
     #[inline]
     fn gather(
         &self,
@@ -604,55 +618,70 @@ impl CosetSolver {
         corners: usize,
         moves: u16,
         keep: bool,
-        words: &mut [u16],
     ) -> Option<u64> {
         let space = &self.space;
-        let mut any = old.is_occupied(corners);
-        if any && keep {
-            for (word, cell) in words.iter_mut().zip(old.block(corners)) {
-                *word = cell.load(Relaxed);
-            }
-        } else {
-            words.fill(0);
-        }
-        for turn in (0..MOVES).filter(|turn| moves >> turn & 1 != 0) {
-            let source_corners = space.corners_before(turn, corners);
-            if !old.is_occupied(source_corners) {
-                continue;
-            }
-            any = true;
-            let source = old.block(source_corners);
-            let edges = space.edges_before(turn);
-            if space.keeps_slice(turn) {
-                for (word, &from) in words.iter_mut().zip(edges) {
-                    *word |= source[usize::from(from)].load(Relaxed);
-                }
-            } else {
-                // A half turn of R, L, F or B swaps two slice edges, so a source word's slice
-                // parity is its destination's flipped: read off the destination block's corners
-                // and the word's own edges, in order, rather than looked up by the source's.
-                // Every word is rearranged (an empty one to nothing): a test for empty words
-                // was a branch on the data, mispredicted as often as not (10–12 s a prepass
-                // against 5.6 s).
-                let flipped = space.parity(corners) ^ 1;
-                let tables = [space.remap_table(turn, 0), space.remap_table(turn, 1)];
-                let parities = space.parities();
-                for ((word, &from), &edge_parity) in words.iter_mut().zip(edges).zip(parities) {
-                    let bits = source[usize::from(from)].load(Relaxed);
-                    let table = tables[usize::from((flipped ^ edge_parity) & 1)];
-                    *word |= table[usize::from(bits & 0xfff)];
-                }
-            }
-        }
-        if !any {
+        let own = old.is_occupied(corners);
+        let blocks: Vec<(usize, &[AtomicU16])> = (0..MOVES)
+            .filter(|turn| moves >> turn & 1 != 0)
+            .map(|turn| (turn, space.corners_before(turn, corners)))
+            .filter(|&(_, source)| old.is_occupied(source))
+            .map(|(turn, source)| (turn, old.block(source)))
+            .collect();
+        if !own && blocks.is_empty() {
             return None;
         }
+        let (block, target) = (old.block(corners), new.block(corners));
+        // A half turn of R, L, F or B swaps two slice edges, so a source word's slice parity is
+        // its destination's flipped: read off the destination's corners and layer edges.
+        let flipped = space.parity(corners) ^ 1;
         let mut count = 0u64;
-        for (cell, &word) in new.block(corners).iter().zip(words.iter()) {
-            cell.store(word, Relaxed);
-            count += u64::from(word.count_ones());
+        for chunk in 0..CHUNKS {
+            if chunk + 1 < CHUNKS {
+                self.ask_for_sources(&blocks, chunk + 1);
+            }
+            let cells = chunk * CHUNK..(chunk + 1) * CHUNK;
+            let sources: Vec<Source> = blocks
+                .iter()
+                .map(|&(turn, source)| {
+                    let step = space.chunk_move(turn, chunk);
+                    Source {
+                        cells: &source[usize::from(step.source) * CHUNK..][..CHUNK],
+                        step,
+                        bits: (!space.keeps_slice(turn)).then(|| BitMoves {
+                            tables: [space.remap_table(turn, 0), space.remap_table(turn, 1)],
+                            nibbles: &self.nibbles[turn],
+                        }),
+                    }
+                })
+                .collect();
+            let parities = Parities {
+                base: flipped ^ space.chunk_parity(chunk),
+                order_parity: &self.order_parity,
+            };
+            let own = (keep && own).then(|| &block[cells.clone()]);
+            count += self.kernel.gather(&target[cells], own, &sources, parities);
         }
         Some(count)
+    }
+
+    /// Asks for the cache lines of the half turns' source chunks of `chunk`, a chunk ahead of
+    /// reading them. Those sources lie in other orbits, out of cache, and a chunk's rows are
+    /// read in the move's order, not the memory's, which the processor's own prefetching does
+    /// not follow: without this the vector kernel waited on their loads most of its time
+    /// (2.5 s a prepass against 1.7 s). The turns of U and D read blocks of the same orbit,
+    /// filled just before: asking for theirs too made 1.9 s, and two chunks ahead no better.
+    #[inline]
+    fn ask_for_sources(&self, blocks: &[(usize, &[AtomicU16])], chunk: usize) {
+        const WORDS_PER_LINE: usize = 32;
+        let far = blocks
+            .iter()
+            .filter(|&&(turn, _)| !self.space.keeps_slice(turn));
+        for &(turn, block) in far {
+            let start = usize::from(self.space.chunk_move(turn, chunk).source) * CHUNK;
+            for word in (start..start + CHUNK).step_by(WORDS_PER_LINE) {
+                crate::support::prefetch(block, word);
+            }
+        }
     }
 
     /// Marks in `set` the element reached by every canonical sequence of exactly `depth` moves

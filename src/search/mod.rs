@@ -3,6 +3,7 @@
 pub mod canonical;
 pub mod coset;
 pub mod coset_finish;
+mod coset_gather;
 pub mod cosets;
 pub mod descent;
 pub mod goal;

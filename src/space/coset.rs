@@ -7,8 +7,10 @@
 //! parity): 40,320 x 40,320 x 12 = 19,508,428,800 elements.
 //!
 //! ```text
-//! cell = corner permutation x 40,320 + layer-edge permutation   (1,625,702,400 cells, u16 each)
-//! bit  = the slice order's place among the 12 orders of its parity (bits 0..12 of the cell)
+//! cell   = corner permutation x 40,320 + layer rank              (1,625,702,400 cells, u16 each)
+//! layer  = chunk x 576 + U order x 24 + D order                  (a chunk: 576 cells, 1,152 bytes)
+//! chunk  = which four of the eight layer slots hold the U-layer edges (70)
+//! bit    = the slice order's place among the 12 orders of its parity (bits 0..12 of the cell)
 //! ```
 //!
 //! A cell is a 16-bit word so that a move of H acts on whole words: the six turns of U and D
@@ -17,11 +19,20 @@
 //! a 4,096-entry table. Packing the cells' 12 bits without the 4 spare ones (as Rokicki's
 //! hcoset does, 2.44 GB a set) would save a quarter of the memory at the cost of unaligned
 //! three-byte groups; at 3.25 GB a set, two sets fit the 8 GB the search is allowed.
+//!
+//! The layer edges are ranked as hcoset ranks them, by chunks, so that a move of H takes a
+//! whole chunk onto one chunk: a move permutes the eight slots, so where the U-layer edges go
+//! depends on where they are (the chunk) alone, and their order after it on the chunk and
+//! their order before, and the same for the D-layer edges. A prepass then fills a chunk from
+//! ten source chunks through two 24-entry tables each ([`ChunkMove`]), all of it in the first
+//! level of cache; with the layer edges ranked as one arrangement of eight, each move needed a
+//! 40,320-entry table of where every cell comes from, ten of them (800 KB) read beside the
+//! data, and the prepass took 5.3 s a depth against hcoset's 2.4 s (reports/coset.md).
 
+use crate::coord::{rank_arrangement, rank_combination, unrank_arrangement, unrank_combination};
 use crate::model::cube::{Cube3, Move};
 use crate::space::twophase::{
-    corner_permutation, layer_edges, phase2_moves, slice_order, with_corner_permutation,
-    with_layer_edges, with_slice_order,
+    corner_permutation, phase2_moves, slice_order, with_corner_permutation, with_slice_order,
 };
 
 /// Corner permutations; also the layer-edge permutations.
@@ -34,6 +45,75 @@ pub const BITS_PER_CELL: u32 = 12;
 pub const ELEMENTS: u64 = CELLS as u64 * BITS_PER_CELL as u64;
 /// H's ten moves (U U2 U' R2 F2 D D2 D' L2 B2, as [`phase2_moves`]).
 pub const MOVES: usize = 10;
+/// Orders of four edges: of the U-layer edges among the slots they hold, and of the D-layer's.
+pub const ORDERS: usize = 24;
+/// Chunks of a block: the sets of four of the eight layer slots that hold the U-layer edges.
+pub const CHUNKS: usize = 70;
+/// Cells of a chunk: a U order and a D order each.
+pub const CHUNK: usize = ORDERS * ORDERS;
+
+/// The U-layer edges (in H they sit in the eight layer slots, the first four of which are the
+/// U layer's, with the D-layer edges 4 to 7).
+const U_EDGES: u8 = 4;
+
+/// What a move of H does to a chunk of cells: the cell at U order `u` and D order `d` of the
+/// destination chunk comes from `source`'s cell at U order `up[u]` and D order `down[d]`.
+#[derive(Clone, Copy, Debug)]
+pub struct ChunkMove {
+    pub source: u8,
+    pub up: [u8; ORDERS],
+    pub down: [u8; ORDERS],
+}
+
+/// The rank of the layer edges of `cube`, an element of H (see the module's layout).
+#[inline]
+pub fn layer_rank(cube: &Cube3) -> u32 {
+    let slots = &cube.edges.perm[..8];
+    let mut mask = 0u32;
+    let (mut up, mut down) = ([0u8; 4], [0u8; 4]);
+    let (mut u, mut d) = (0, 0);
+    for (slot, &edge) in slots.iter().enumerate() {
+        if edge < U_EDGES {
+            mask |= 1 << slot;
+            up[u] = edge;
+            u += 1;
+        } else {
+            down[d] = edge - U_EDGES;
+            d += 1;
+        }
+    }
+    let chunk = rank_combination(mask) as u32;
+    let (up, down) = (
+        rank_arrangement(&up, 4) as u32,
+        rank_arrangement(&down, 4) as u32,
+    );
+    (chunk * ORDERS as u32 + up) * ORDERS as u32 + down
+}
+
+/// A solved cube but for the layer edges of rank `rank` (see [`layer_rank`]).
+pub fn with_layer_rank(rank: u32) -> Cube3 {
+    let (chunk, up, down) = (
+        rank / CHUNK as u32,
+        rank / ORDERS as u32 % ORDERS as u32,
+        rank % ORDERS as u32,
+    );
+    let mask = unrank_combination(u64::from(chunk), 4);
+    let (mut ups, mut downs) = ([0u8; 4], [0u8; 4]);
+    unrank_arrangement(u64::from(up), 4, &mut ups);
+    unrank_arrangement(u64::from(down), 4, &mut downs);
+    let mut cube = Cube3::default();
+    let (mut u, mut d) = (0, 0);
+    for slot in 0..8 {
+        if mask >> slot & 1 == 1 {
+            cube.edges.perm[slot] = ups[u];
+            u += 1;
+        } else {
+            cube.edges.perm[slot] = downs[d] + U_EDGES;
+            d += 1;
+        }
+    }
+    cube
+}
 
 /// Where an element of H lives in a set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,10 +134,15 @@ pub struct CosetSpace {
     /// Per move and corner permutation: the corner permutation after the move's inverse
     /// (`[turn * PERMUTATIONS + c]`), what a gather over a move's sources reads.
     corners_back: Vec<u16>,
-    /// The same for the layer edges.
-    edges_back: Vec<u16>,
-    /// Per permutation rank: its parity (corners and layer edges alike).
+    /// Per move and chunk (`[turn * CHUNKS + chunk]`): where its cells come from.
+    chunk_moves: Vec<ChunkMove>,
+    /// Per corner permutation rank: its parity.
     parity: Vec<u8>,
+    /// Per chunk: the parity of its layer edges with both orders 0; an order's own parity
+    /// adds to it (see [`CosetSpace::layer_parity`]).
+    chunk_parity: [u8; CHUNKS],
+    /// Per order of four edges: its parity.
+    order_parity: [u8; ORDERS],
     /// Per slice order (0..24): its parity and its bit among the orders of that parity.
     slice_bit: [(u8, u8); 24],
     /// Per move, whether it keeps the slice edges in place (the turns of U and D).
@@ -79,10 +164,12 @@ impl Default for CosetSpace {
 impl CosetSpace {
     pub fn new() -> CosetSpace {
         let moves = phase2_moves();
-        // Corner and layer-edge ranks share one numbering, so one parity table serves both.
         let parity: Vec<u8> = (0..PERMUTATIONS as u32)
             .map(|r| u8::from(with_corner_permutation(r).corners.is_odd()))
             .collect();
+        let layer_parity = |rank: u32| u8::from(with_layer_rank(rank).edges.is_odd());
+        let chunk_parity = std::array::from_fn(|chunk| layer_parity((chunk * CHUNK) as u32));
+        let order_parity = std::array::from_fn(|order| layer_parity(order as u32));
         let mut slice_bit = [(0u8, 0u8); 24];
         let mut of_parity = [0u8; 2];
         for (order, entry) in slice_bit.iter_mut().enumerate() {
@@ -90,18 +177,14 @@ impl CosetSpace {
             *entry = (p, of_parity[usize::from(p)]);
             of_parity[usize::from(p)] += 1;
         }
-        let back = |value_of: fn(&Cube3) -> u32, cube_of: fn(u32) -> Cube3| {
-            let mut table = vec![0u16; MOVES * PERMUTATIONS];
-            for (turn, m) in moves.iter().enumerate() {
-                for value in 0..PERMUTATIONS {
-                    let moved = cube_of(value as u32).apply(m.inverse());
-                    table[turn * PERMUTATIONS + value] = value_of(&moved) as u16;
-                }
+        let mut corners_back = vec![0u16; MOVES * PERMUTATIONS];
+        for (turn, m) in moves.iter().enumerate() {
+            for value in 0..PERMUTATIONS {
+                let moved = with_corner_permutation(value as u32).apply(m.inverse());
+                corners_back[turn * PERMUTATIONS + value] = corner_permutation(&moved) as u16;
             }
-            table
-        };
-        let corners_back = back(corner_permutation, with_corner_permutation);
-        let edges_back = back(layer_edges, with_layer_edges);
+        }
+        let chunk_moves = chunk_moves(&moves);
         let keeps_slice = std::array::from_fn(|turn| {
             (0..24).all(|order| slice_order(&with_slice_order(order).apply(moves[turn])) == order)
         });
@@ -129,8 +212,10 @@ impl CosetSpace {
         CosetSpace {
             orbits,
             corners_back,
-            edges_back,
+            chunk_moves,
             parity,
+            chunk_parity,
+            order_parity,
             slice_bit,
             keeps_slice,
             remap,
@@ -140,7 +225,7 @@ impl CosetSpace {
     /// Where `cube`, an element of H, lives.
     #[inline]
     pub fn place(&self, cube: &Cube3) -> Place {
-        let (c, u) = (corner_permutation(cube), layer_edges(cube));
+        let (c, u) = (corner_permutation(cube), layer_rank(cube));
         let (_, bit) = self.slice_bit[slice_order(cube) as usize];
         Place {
             cell: c * PERMUTATIONS as u32 + u,
@@ -154,12 +239,12 @@ impl CosetSpace {
             place.cell / PERMUTATIONS as u32,
             place.cell % PERMUTATIONS as u32,
         );
-        let parity = self.parity[c as usize] ^ self.parity[u as usize];
+        let parity = self.parity[c as usize] ^ self.layer_parity(u as usize);
         let order = (0..24)
             .find(|&o| self.slice_bit[o] == (parity, place.bit))
             .unwrap_or(0);
         let mut cube = with_corner_permutation(c);
-        cube.edges = with_layer_edges(u).edges;
+        cube.edges = with_layer_rank(u).edges;
         cube.edges.perm[8..].copy_from_slice(&with_slice_order(order as u32).edges.perm[8..]);
         cube
     }
@@ -170,10 +255,31 @@ impl CosetSpace {
         usize::from(self.corners_back[turn * PERMUTATIONS + corners])
     }
 
-    /// Per layer-edge permutation, the one that move `turn` takes to it.
+    /// Where move `turn` takes the cells of chunk `chunk` from (in the block
+    /// [`CosetSpace::corners_before`] names).
     #[inline(always)]
-    pub fn edges_before(&self, turn: usize) -> &[u16] {
-        &self.edges_back[turn * PERMUTATIONS..][..PERMUTATIONS]
+    pub fn chunk_move(&self, turn: usize, chunk: usize) -> &ChunkMove {
+        &self.chunk_moves[turn * CHUNKS + chunk]
+    }
+
+    /// The parity of layer rank `rank`.
+    #[inline(always)]
+    pub fn layer_parity(&self, rank: usize) -> u8 {
+        self.chunk_parity(rank / CHUNK)
+            ^ self.order_parity(rank / ORDERS % ORDERS)
+            ^ self.order_parity(rank % ORDERS)
+    }
+
+    /// The parity of a chunk's layer edges with both orders 0.
+    #[inline(always)]
+    pub fn chunk_parity(&self, chunk: usize) -> u8 {
+        self.chunk_parity[chunk]
+    }
+
+    /// The parity of an order of four edges (the U or the D order of a layer rank).
+    #[inline(always)]
+    pub fn order_parity(&self, order: usize) -> u8 {
+        self.order_parity[order]
     }
 
     /// The corner permutations in groups of 16, each group an orbit under the turns of U and
@@ -189,16 +295,10 @@ impl CosetSpace {
         self.keeps_slice[turn]
     }
 
-    /// The parity of a corner or layer-edge permutation rank.
+    /// The parity of a corner permutation rank.
     #[inline(always)]
     pub fn parity(&self, rank: usize) -> u8 {
         self.parity[rank]
-    }
-
-    /// Every permutation rank's parity, by rank (corners and layer edges alike).
-    #[inline(always)]
-    pub fn parities(&self) -> &[u8] {
-        &self.parity
     }
 
     /// The twelve bits of a source word of slice parity `parity` after move `turn`, by the
@@ -215,6 +315,49 @@ impl CosetSpace {
     pub fn moves() -> Vec<Move> {
         phase2_moves()
     }
+}
+
+/// What each move does to each chunk (see [`ChunkMove`]), found by moving every layer rank,
+/// and checked to be a chunk-to-chunk map that moves the two orders independently.
+fn chunk_moves(moves: &[Move]) -> Vec<ChunkMove> {
+    let mut table = Vec::with_capacity(MOVES * CHUNKS);
+    for m in moves {
+        for chunk in 0..CHUNKS {
+            let mut entry = ChunkMove {
+                source: 0,
+                up: [0; ORDERS],
+                down: [0; ORDERS],
+            };
+            for up in 0..ORDERS {
+                for down in 0..ORDERS {
+                    let rank = (chunk * CHUNK + up * ORDERS + down) as u32;
+                    let before = layer_rank(&with_layer_rank(rank).apply(m.inverse())) as usize;
+                    let (source, from_up, from_down) =
+                        (before / CHUNK, before / ORDERS % ORDERS, before % ORDERS);
+                    if up == 0 && down == 0 {
+                        entry.source = source as u8;
+                    }
+                    if down == 0 {
+                        entry.up[up] = from_up as u8;
+                    }
+                    if up == 0 {
+                        entry.down[down] = from_down as u8;
+                    }
+                    assert_eq!(
+                        (source, from_up, from_down),
+                        (
+                            usize::from(entry.source),
+                            usize::from(entry.up[up]),
+                            usize::from(entry.down[down])
+                        ),
+                        "a move of H takes a chunk onto one chunk, each order on its own"
+                    );
+                }
+            }
+            table.push(entry);
+        }
+    }
+    table
 }
 
 /// The corner permutations orbit by orbit under the moves that keep the slice (U and D),
@@ -281,6 +424,22 @@ mod tests {
     }
 
     #[test]
+    fn layer_ranks_are_a_bijection_with_their_parities() {
+        let space = CosetSpace::new();
+        let mut seen = vec![false; PERMUTATIONS];
+        for rank in 0..PERMUTATIONS as u32 {
+            let cube = with_layer_rank(rank);
+            assert_eq!(layer_rank(&cube), rank);
+            assert!(!std::mem::replace(&mut seen[rank as usize], true));
+            assert_eq!(
+                space.layer_parity(rank as usize),
+                u8::from(cube.edges.is_odd()),
+                "{rank}"
+            );
+        }
+    }
+
+    #[test]
     fn moving_a_word_moves_each_element() {
         let space = CosetSpace::new();
         let moves = CosetSpace::moves();
@@ -294,9 +453,12 @@ mod tests {
                     to.cell as usize % PERMUTATIONS,
                 );
                 let source_c = space.corners_before(turn, c);
-                let source_u = usize::from(space.edges_before(turn)[u]);
+                let step = space.chunk_move(turn, u / CHUNK);
+                let source_u = usize::from(step.source) * CHUNK
+                    + usize::from(step.up[u / ORDERS % ORDERS]) * ORDERS
+                    + usize::from(step.down[u % ORDERS]);
                 assert_eq!(source_c * PERMUTATIONS + source_u, from.cell as usize);
-                let parity = space.parity(source_c) ^ space.parity(source_u);
+                let parity = space.parity(source_c) ^ space.layer_parity(source_u);
                 let word = if space.keeps_slice(turn) {
                     from.mask()
                 } else {
