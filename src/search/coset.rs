@@ -635,25 +635,24 @@ impl CosetSolver {
         // its destination's flipped: read off the destination's corners and layer edges.
         let flipped = space.parity(corners) ^ 1;
         let mut count = 0u64;
+        let mut sources = Vec::with_capacity(blocks.len());
         for chunk in 0..CHUNKS {
             if chunk + 1 < CHUNKS {
                 self.ask_for_sources(&blocks, chunk + 1);
             }
             let cells = chunk * CHUNK..(chunk + 1) * CHUNK;
-            let sources: Vec<Source> = blocks
-                .iter()
-                .map(|&(turn, source)| {
-                    let step = space.chunk_move(turn, chunk);
-                    Source {
-                        cells: &source[usize::from(step.source) * CHUNK..][..CHUNK],
-                        step,
-                        bits: (!space.keeps_slice(turn)).then(|| BitMoves {
-                            tables: [space.remap_table(turn, 0), space.remap_table(turn, 1)],
-                            nibbles: &self.nibbles[turn],
-                        }),
-                    }
-                })
-                .collect();
+            sources.clear();
+            sources.extend(blocks.iter().map(|&(turn, source)| {
+                let step = space.chunk_move(turn, chunk);
+                Source {
+                    cells: &source[usize::from(step.source) * CHUNK..][..CHUNK],
+                    step,
+                    bits: (!space.keeps_slice(turn)).then(|| BitMoves {
+                        tables: [space.remap_table(turn, 0), space.remap_table(turn, 1)],
+                        nibbles: &self.nibbles[turn],
+                    }),
+                }
+            }));
             let parities = Parities {
                 base: flipped ^ space.chunk_parity(chunk),
                 order_parity: &self.order_parity,

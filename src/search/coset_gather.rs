@@ -16,7 +16,7 @@
 //! makes about twelve instructions a cell and source, the vector one about a twentieth of
 //! that (reports/coset.md measures both).
 
-use crate::space::coset::{CHUNK, ChunkMove, ORDERS};
+use crate::space::coset::{CHUNK, ChunkMove, MOVES, ORDERS};
 use std::sync::atomic::{AtomicU16, Ordering::Relaxed};
 
 /// What a half turn does to a cell's twelve bits, by the source cell's slice parity.
@@ -87,7 +87,7 @@ impl Kernel {
         parities: Parities<'_>,
     ) -> u64 {
         assert!(target.len() == CHUNK && own.is_none_or(|own| own.len() == CHUNK));
-        assert!(sources.iter().all(|s| s.cells.len() == CHUNK));
+        assert!(sources.len() <= MOVES && sources.iter().all(|s| s.cells.len() == CHUNK));
         match self {
             Kernel::Portable => gather_portable(target, own, sources, parities),
             #[cfg(target_arch = "x86_64")]
@@ -146,7 +146,7 @@ fn gather_portable(
 
 #[cfg(target_arch = "x86_64")]
 mod avx512 {
-    use super::{CHUNK, ORDERS, Parities, Source};
+    use super::{CHUNK, MOVES, ORDERS, Parities, Source};
     use std::arch::x86_64::*;
     use std::sync::atomic::AtomicU16;
 
@@ -155,6 +155,7 @@ mod avx512 {
 
     /// A source made ready for a chunk: its D-order table as lane indices, and a half turn's
     /// nibble tables in registers.
+    #[derive(Clone, Copy)]
     struct Ready {
         cells: *const u16,
         up: [u8; ORDERS],
@@ -177,9 +178,9 @@ mod avx512 {
         parities: Parities<'_>,
     ) -> u64 {
         debug_assert!(target.len() == CHUNK);
-        let ready: Vec<Ready> = sources
-            .iter()
-            .map(|s| Ready {
+        let mut ready = [const { None }; MOVES];
+        for (slot, s) in ready.iter_mut().zip(sources) {
+            *slot = Some(Ready {
                 cells: s.cells.as_ptr().cast::<u16>(),
                 up: s.step.up,
                 // SAFETY: 24 bytes of `down` are read, the mask's lanes.
@@ -191,8 +192,9 @@ mod avx512 {
                     b.nibbles
                         .map(|table| unsafe { _mm512_loadu_si512(table.as_ptr().cast()) })
                 }),
-            })
-            .collect();
+            });
+        }
+        let ready = &ready[..sources.len()];
         // Per lane (D order), 16 where its order is odd: the upper half of a nibble table.
         let odd_downs: [u16; 32] = std::array::from_fn(|d| {
             if d < ORDERS {
@@ -220,7 +222,7 @@ mod avx512 {
             } else {
                 odd_downs
             };
-            for source in &ready {
+            for source in ready.iter().flatten() {
                 let from = usize::from(source.up[up]) * ORDERS;
                 // SAFETY: row `up[up]` (below 24) of a source chunk, 24 lanes in its bounds.
                 let cells = unsafe { _mm512_maskz_loadu_epi16(ROW, source.cells.add(from).cast()) };
