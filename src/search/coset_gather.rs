@@ -57,24 +57,27 @@ pub fn nibble_images(tables: [&[u16; 4096]; 2]) -> [[u16; 32]; 3] {
     std::array::from_fn(|nibble| std::array::from_fn(|i| tables[i / 16][(i % 16) << (4 * nibble)]))
 }
 
-/// Which kernel the processor can run.
+/// Which kernel the processor runs. Only [`Kernel::detect`] makes one that names the vector
+/// kernel, so a safe call can never reach AVX-512 instructions on a processor without them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
-    Portable,
+pub struct Kernel {
     /// AVX-512 F and BW, found at run time.
-    Avx512,
+    avx512: bool,
 }
 
 impl Kernel {
+    /// The portable kernel, which every processor runs.
+    pub const PORTABLE: Kernel = Kernel { avx512: false };
+
     /// The fastest kernel this processor runs.
     pub fn detect() -> Kernel {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx512f")
             && std::arch::is_x86_feature_detected!("avx512bw")
         {
-            return Kernel::Avx512;
+            return Kernel { avx512: true };
         }
-        Kernel::Portable
+        Kernel::PORTABLE
     }
 
     /// Writes into `target` (a chunk's 576 cells) the union of `own` (the chunk's old cells,
@@ -88,15 +91,13 @@ impl Kernel {
     ) -> u64 {
         assert!(target.len() == CHUNK && own.is_none_or(|own| own.len() == CHUNK));
         assert!(sources.len() <= MOVES && sources.iter().all(|s| s.cells.len() == CHUNK));
-        match self {
-            Kernel::Portable => gather_portable(target, own, sources, parities),
-            #[cfg(target_arch = "x86_64")]
-            // SAFETY: `Avx512` is only made where the processor was found to have AVX-512 F
-            // and BW; the lengths were checked above.
-            Kernel::Avx512 => unsafe { avx512::gather(target, own, sources, parities) },
-            #[cfg(not(target_arch = "x86_64"))]
-            Kernel::Avx512 => gather_portable(target, own, sources, parities),
+        #[cfg(target_arch = "x86_64")]
+        if self.avx512 {
+            // SAFETY: `avx512` is only set by `detect`, where the processor was found to have
+            // AVX-512 F and BW; the lengths were checked above.
+            return unsafe { avx512::gather(target, own, sources, parities) };
         }
+        gather_portable(target, own, sources, parities)
     }
 }
 
@@ -155,7 +156,6 @@ mod avx512 {
 
     /// A source made ready for a chunk: its D-order table as lane indices, and a half turn's
     /// nibble tables in registers.
-    #[derive(Clone, Copy)]
     struct Ready {
         cells: *const u16,
         up: [u8; ORDERS],
@@ -285,7 +285,7 @@ mod tests {
     #[test]
     fn the_kernels_write_the_same_words() {
         let kernel = Kernel::detect();
-        if kernel == Kernel::Portable {
+        if kernel == Kernel::PORTABLE {
             eprintln!("no AVX-512 here: only the portable kernel runs");
         }
         let space = CosetSpace::new();
