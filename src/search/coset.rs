@@ -32,7 +32,7 @@ use super::coset_gather::{BitMoves, Kernel, Parities, Source, nibble_images};
 use super::into_h::{DistanceIntoH, NearTurns, Turns, TurnsEntry, TurnsIntoH};
 use super::twophase::TwoPhaseSolver;
 use crate::bfs::breadth_first_near;
-use crate::model::cube::{Cube3, Face, Metric, Move};
+use crate::model::cube::{Cube3, Face, Metric};
 use crate::space::coset::{
     CELLS, CHUNK, CHUNKS, CosetSpace, ELEMENTS, MOVES, ORDERS, PERMUTATIONS, Place, in_subgroup,
 };
@@ -716,31 +716,31 @@ impl CosetSolver {
             history: Canonical::ROOT,
             turns: self.turns.turns(start),
         };
+        let mut pending = Vec::new();
         let mut starts = Vec::new();
-        self.children(&root, depth, ending, |child| starts.push(child));
+        self.children(
+            std::slice::from_ref(&root),
+            depth,
+            ending,
+            &mut pending,
+            &mut starts,
+        );
         let mut togo = depth - 1;
         if togo >= 2 {
             let firsts = std::mem::take(&mut starts);
-            for first in &firsts {
-                self.children(first, togo, ending, |child| starts.push(child));
-            }
+            self.children(&firsts, togo, ending, &mut pending, &mut starts);
             togo -= 1;
         }
         let marked = AtomicU64::new(0);
         let sequences: u64 = starts
-            .par_iter()
-            .map(|start| {
+            .par_chunks(STARTS_A_TASK)
+            .map(|starts| {
                 if stop.load(Relaxed) {
                     return 0;
                 }
                 let mut marks = Marks::new(set);
-                let mut walk = Walk {
-                    solver: self,
-                    marks: &mut marks,
-                    ending,
-                    sequences: 0,
-                };
-                walk.search(start, togo);
+                let mut walk = Walk::new(self, &mut marks, ending, togo);
+                walk.search(starts, togo);
                 let sequences = walk.sequences;
                 marked.fetch_add(marks.finish(), Relaxed);
                 sequences
@@ -749,58 +749,68 @@ impl CosetSolver {
         (sequences, marked.into_inner())
     }
 
-    /// Calls `f` with each child of `node` (with `togo` moves left before it) that can still
-    /// end in H after exactly `togo - 1` further moves, and whose subtree holds a sequence the
-    /// prepass does not already cover. The node's turns say which children arrive in time and
-    /// how far each is; each child's own turns come from the map near H or else the table,
-    /// whose slots and words are all asked for before any is read, so that the misses overlap.
-    #[inline]
-    fn children(&self, node: &Node, togo: u8, ending: Ending, mut f: impl FnMut(Node)) {
+    /// Appends to `out` each child of each of `nodes` (with `togo` moves left before them)
+    /// that can still end in H after exactly `togo - 1` further moves, and whose subtree holds
+    /// a sequence the prepass does not already cover. A node's turns say which children arrive
+    /// in time and how far each is; each child's own turns come from the map near H or else
+    /// the table. The whole batch's children are found in three rounds, each asking for what
+    /// the next reads: a child's class (far from H) or map slot (near it), then its table word,
+    /// then the reads. A node's own two rounds of requests would each wait a miss of the
+    /// last-level cache; over a batch they overlap (reports/coset.md, session 30).
+    fn children(
+        &self,
+        nodes: &[Node],
+        togo: u8,
+        ending: Ending,
+        pending: &mut Vec<Pending>,
+        out: &mut Vec<Node>,
+    ) {
         let left = togo - 1;
-        let allowed = self.canonical.allowed(node.history) & node.turns.arriving(left);
-        let mut allowed = allowed & self.last_turns(togo, ending, node.history);
-        let mut children = [(0u8, Phase1Coord::default(), 0u8, TurnsEntry::default()); Move::COUNT];
-        let mut count = 0;
-        while allowed != 0 {
-            let turn = allowed.trailing_zeros() as usize;
-            allowed &= allowed - 1;
-            let distance = node.turns.after(turn);
-            if left_to_prepass(ending, distance, left) {
-                continue;
+        pending.clear();
+        for (parent, node) in nodes.iter().enumerate() {
+            let allowed = self.canonical.allowed(node.history) & node.turns.arriving(left);
+            let mut allowed = allowed & self.last_turns(togo, ending, node.history);
+            while allowed != 0 {
+                let turn = allowed.trailing_zeros() as usize;
+                allowed &= allowed - 1;
+                let distance = node.turns.after(turn);
+                if left_to_prepass(ending, distance, left) {
+                    continue;
+                }
+                let coord = self.phase1.apply_coord(node.coord, turn);
+                if distance > NEAR {
+                    self.turns.prefetch_class(coord);
+                } else {
+                    self.near.prefetch(coord.index());
+                }
+                pending.push(Pending {
+                    parent: parent as u32,
+                    turn: turn as u8,
+                    distance,
+                    coord,
+                    entry: TurnsEntry::default(),
+                });
             }
-            let coord = self.phase1.apply_coord(node.coord, turn);
-            if distance > NEAR {
-                self.turns.prefetch_class(coord);
-            }
-            children[count] = (turn as u8, coord, distance, TurnsEntry::default());
-            count += 1;
         }
-        for (_, coord, distance, entry) in &mut children[..count] {
-            if *distance > NEAR {
-                *entry = self.turns.entry(*coord);
-            }
+        for child in pending.iter_mut().filter(|child| child.distance > NEAR) {
+            child.entry = self.turns.entry(child.coord);
+            self.turns.ask(child.entry);
         }
-        for &(_, coord, distance, entry) in &children[..count] {
-            if distance > NEAR {
-                self.turns.ask(entry);
+        out.extend(pending.iter().map(|child| {
+            let turns = if child.distance > NEAR {
+                self.turns.turns_at(child.entry)
             } else {
-                self.near.prefetch(coord.index());
-            }
-        }
-        for &(turn, coord, distance, entry) in &children[..count] {
-            let turns = if distance > NEAR {
-                self.turns.turns_at(entry)
-            } else {
-                self.near_turns(coord)
+                self.near_turns(child.coord)
             };
-            let turn = usize::from(turn);
-            f(Node {
-                coord,
+            let node = &nodes[child.parent as usize];
+            let turn = usize::from(child.turn);
+            Node {
+                coord: child.coord,
                 cube: node.cube.apply(self.phase1.moves()[turn]),
                 history: Canonical::after(node.history, turn),
                 turns,
-            });
-        }
+            }
+        }));
     }
 
     /// The turns that may be a sequence's last (`togo` = 1) after `history`: where the
@@ -941,47 +951,94 @@ impl<'a> Marks<'a> {
     }
 }
 
-/// One thread's depth-first walk of phase 1 below a node.
+/// A child that [`CosetSolver::children`] has found and asked for, not yet read: its parent's
+/// place in the batch, its turn, distance and coordinate, and (far from H) where its turns are.
+#[derive(Clone, Copy)]
+struct Pending {
+    parent: u32,
+    turn: u8,
+    distance: u8,
+    coord: Phase1Coord,
+    entry: TurnsEntry,
+}
+
+/// Nodes a batch of phase 1 expands together: enough that a batch's requests keep the
+/// processor's misses in flight, few enough that its nodes stay in the first-level cache.
+const BATCH: usize = 64;
+
+/// The sequences' starts (after their first two moves) a task of the parallel walk takes.
+const STARTS_A_TASK: usize = 4;
+
+/// One thread's walk of phase 1 below some nodes, depth first a batch of nodes at a time: the
+/// children of a batch are found together, then walked a batch at a time.
 struct Walk<'s, 'm, 'c> {
     solver: &'s CosetSolver,
     marks: &'m mut Marks<'c>,
     ending: Ending,
     sequences: u64,
+    /// Per number of moves left, the children being walked there (kept to spare allocations).
+    levels: Vec<Vec<Node>>,
+    pending: Vec<Pending>,
 }
 
-impl Walk<'_, '_, '_> {
-    /// Walks `node`, with exactly `togo` moves left.
-    fn search(&mut self, node: &Node, togo: u8) {
-        if togo == 0 {
-            self.sequences += 1;
-            self.marks.push(self.solver.space.place(&node.cube));
-            return;
+impl<'s, 'm, 'c> Walk<'s, 'm, 'c> {
+    fn new(
+        solver: &'s CosetSolver,
+        marks: &'m mut Marks<'c>,
+        ending: Ending,
+        togo: u8,
+    ) -> Walk<'s, 'm, 'c> {
+        Walk {
+            solver,
+            marks,
+            ending,
+            sequences: 0,
+            levels: vec![Vec::new(); usize::from(togo)],
+            pending: Vec::new(),
         }
+    }
+
+    /// Walks `nodes`, with exactly `togo` moves left after each.
+    fn search(&mut self, nodes: &[Node], togo: u8) {
         let solver = self.solver;
-        if togo == 1 {
-            // The last turns: those that arrive in H. No child of theirs is read.
-            let mut last = solver.canonical.allowed(node.history)
-                & node.turns.arriving(0)
-                & solver.last_turns(1, self.ending, node.history);
-            while last != 0 {
-                let turn = last.trailing_zeros() as usize;
-                last &= last - 1;
-                let reached = node.cube.apply(solver.phase1.moves()[turn]);
+        if togo == 0 {
+            for node in nodes {
                 self.sequences += 1;
-                self.marks.push(solver.space.place(&reached));
+                self.marks.push(solver.space.place(&node.cube));
             }
             return;
         }
-        solver.children(node, togo, self.ending, |child| {
-            self.search(&child, togo - 1)
-        });
+        if togo == 1 {
+            // The last turns: those that arrive in H. No child of theirs is read.
+            for node in nodes {
+                let mut last = solver.canonical.allowed(node.history)
+                    & node.turns.arriving(0)
+                    & solver.last_turns(1, self.ending, node.history);
+                while last != 0 {
+                    let turn = last.trailing_zeros() as usize;
+                    last &= last - 1;
+                    let reached = node.cube.apply(solver.phase1.moves()[turn]);
+                    self.sequences += 1;
+                    self.marks.push(solver.space.place(&reached));
+                }
+            }
+            return;
+        }
+        let level = usize::from(togo) - 1;
+        let mut children = std::mem::take(&mut self.levels[level]);
+        children.clear();
+        solver.children(nodes, togo, self.ending, &mut self.pending, &mut children);
+        for batch in children.chunks(BATCH) {
+            self.search(batch, togo - 1);
+        }
+        self.levels[level] = children;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::cube::Face;
+    use crate::model::cube::{Face, Move};
     use std::collections::HashMap;
 
     /// The elements of H within `depth` of H's own moves, with their lengths in them, a half
