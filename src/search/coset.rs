@@ -29,16 +29,20 @@
 use super::canonical::Canonical;
 use super::coset_finish::{self, FINISH_AT_MOST};
 use super::coset_gather::{BitMoves, Kernel, Parities, Source, nibble_images};
+use super::coset_set::{BlockPool, CellSet};
 use super::into_h::{DistanceIntoH, NearTurns, Turns, TurnsEntry, TurnsIntoH};
 use super::twophase::TwoPhaseSolver;
 use crate::bfs::breadth_first_near;
 use crate::model::cube::{Cube3, Face, Metric};
 use crate::space::coset::{
-    CELLS, CHUNK, CHUNKS, CosetSpace, ELEMENTS, MOVES, ORDERS, PERMUTATIONS, Place, in_subgroup,
+    Arrangement, CHUNK, CHUNKS, CosetSpace, ELEMENTS, MOVES, ORDERS, PERMUTATIONS, Place, SlotMove,
+    in_subgroup,
 };
 use crate::space::phase1::{Phase1Coord, Phase1Space};
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicU8, AtomicU16, AtomicU64, AtomicUsize, Ordering::Relaxed,
+};
 use std::time::Instant;
 
 /// Why a coset search cannot start.
@@ -176,45 +180,7 @@ pub const MAX_DEPTH: u32 = 30;
 /// How many unreached positions a run lists (as positions, for `solve`).
 pub const LISTED_UNSOLVED: usize = 1_000;
 
-/// Bytes of one bit set.
-pub const SET_BYTES: u64 = CELLS as u64 * 2;
-
-/// A set of elements of H: a word per cell, held in anonymous memory asked to be backed by
-/// 2 MiB pages (the prepass streams through it and the marks land anywhere in it).
-struct CellSet {
-    map: memmap2::MmapMut,
-    /// Per corner permutation (a block of cells): whether any of its cells is marked, so that
-    /// the prepass skips empty sources (nearly all of them at the first depths).
-    occupied: Vec<AtomicBool>,
-}
-
-impl CellSet {
-    fn new() -> Result<CellSet, CosetError> {
-        let map = memmap2::MmapMut::map_anon(SET_BYTES as usize).map_err(CosetError::Allocation)?;
-        #[cfg(target_os = "linux")]
-        let _ = map.advise(memmap2::Advice::HugePage);
-        Ok(CellSet {
-            map,
-            occupied: (0..PERMUTATIONS).map(|_| AtomicBool::new(false)).collect(),
-        })
-    }
-
-    /// The cells, as words that threads may mark at once.
-    fn cells(&self) -> &[AtomicU16] {
-        // SAFETY: the mapping is page-aligned, `SET_BYTES` long (two bytes a cell), and lives
-        // as long as `self`; `AtomicU16` has the size and alignment of `u16`, and every access
-        // to the mapping goes through this view while it is shared.
-        unsafe { std::slice::from_raw_parts(self.map.as_ptr().cast::<AtomicU16>(), CELLS) }
-    }
-
-    fn block(&self, corners: usize) -> &[AtomicU16] {
-        &self.cells()[corners * PERMUTATIONS..][..PERMUTATIONS]
-    }
-
-    fn is_occupied(&self, corners: usize) -> bool {
-        self.occupied[corners].load(Relaxed)
-    }
-}
+pub use super::coset_set::SET_BYTES;
 
 /// The coset search over its tables.
 pub struct CosetSolver {
@@ -241,6 +207,11 @@ pub struct CosetSolver {
     nibbles: Vec<[[u16; 32]; 3]>,
     /// Per order of four edges, its parity (see [`CosetSpace::order_parity`]).
     order_parity: [u8; ORDERS],
+    /// Per corner permutation, how many blocks a prepass fills read its block (see
+    /// [`CosetSpace::readers_of`]): when they are written, it goes back to the pool.
+    readers: Vec<u8>,
+    /// Per phase-1 turn, what it does to the pieces' places.
+    slot_moves: Vec<SlotMove>,
 }
 
 /// Elements in the set above which a depth starts with the prepass rather than a phase-1
@@ -341,7 +312,15 @@ impl CosetSolver {
             .map(|turn| nibble_images([space.remap_table(turn, 0), space.remap_table(turn, 1)]))
             .collect();
         let order_parity = std::array::from_fn(|order| space.order_parity(order));
+        let mut readers = vec![0u8; PERMUTATIONS];
+        for corners in 0..PERMUTATIONS {
+            for source in space.readers_of(corners) {
+                readers[source] += 1;
+            }
+        }
         Ok(CosetSolver {
+            readers,
+            slot_moves: phase1.moves().iter().map(|&m| SlotMove::of(m)).collect(),
             metric,
             space,
             kernel: Kernel::detect(),
@@ -387,7 +366,7 @@ impl CosetSolver {
     }
 
     /// Checks that a run can start: a depth within [`MAX_DEPTH`] that the coset reaches, and
-    /// memory for two sets.
+    /// memory for a set and a prepass.
     pub fn check(&self, representative: &Cube3, limits: &CosetLimits) -> Result<(), CosetError> {
         let deepest = limits.max_depth.max(limits.search_depth);
         if deepest > MAX_DEPTH {
@@ -400,7 +379,9 @@ impl CosetSolver {
                 reach,
             });
         }
-        let needed = 2 * SET_BYTES + (SET_BYTES / 8);
+        // One set, and the blocks of the last one still waiting for a reader in a prepass
+        // (a tenth of a set at most, see `CosetSpace::orbits`).
+        let needed = SET_BYTES + SET_BYTES / 8;
         if let Some(available) = available_memory()
             && available < needed
         {
@@ -436,8 +417,9 @@ impl CosetSolver {
             .map(|q| self.space.place(&representative.then(&q.inverse())))
             .collect();
         let mut watched = vec![None; watched_places.len()];
-        let mut old = CellSet::new()?;
-        let mut new = CellSet::new()?;
+        let pool = BlockPool::new()?;
+        let mut old = CellSet::without_blocks(&pool);
+        let mut new = CellSet::empty(&pool);
         let mut depths = Vec::new();
         let mut total = 0u64;
         for depth in 0..=limits.max_depth {
@@ -453,11 +435,10 @@ impl CosetSolver {
             // in it); Rokicki's threshold.
             let prepass = depth > 0 && (total > limits.prepass_from || !searched);
             if prepass {
-                // `new` holds an earlier set, within the one just made: the prepass rewrites
-                // every block that either has anything in.
+                // `new` has no blocks: the last prepass gave them all back.
                 std::mem::swap(&mut old, &mut new);
                 let changing = self.changing_parity(representative, depth);
-                total = self.prepass(&old, &mut new, changing, depth == 1);
+                total = self.prepass(&old, &new, changing, depth == 1);
             }
             let prepass_seconds = prepass_began.elapsed().as_secs_f64();
             // A prepass that fills the set leaves phase 1 nothing to find: every element left
@@ -485,7 +466,7 @@ impl CosetSolver {
                 prepass_seconds,
             };
             for (seen, place) in watched.iter_mut().zip(&watched_places) {
-                let word = new.cells()[place.cell as usize].load(Relaxed);
+                let word = new.word(place.cell).load(Relaxed);
                 if seen.is_none() && word & place.mask() != 0 {
                     *seen = Some(depth);
                 }
@@ -551,12 +532,13 @@ impl CosetSolver {
             .then(|| u8::from(representative.corners.is_odd()) ^ (depth & 1) as u8)
     }
 
-    /// Fills `new` with `old` and its images under H's moves; returns how many elements it
-    /// holds. Blocks with nothing to gather are left as they are: `new` may only hold a subset
-    /// of `old` there (an earlier set), which is empty in such a block. Each block of `new`
-    /// (one corner permutation) gathers from the blocks its elements come from, so it is
+    /// Fills `new` (which has no blocks) with `old` and its images under H's moves, and gives
+    /// `old`'s blocks back to the pool; returns how many elements `new` holds. Each block of
+    /// `new` (one corner permutation) gathers from the blocks its elements come from, so it is
     /// written once, from a buffer that stays in cache, and nothing is marked two moves deep
-    /// in one pass.
+    /// in one pass. The threads take the orbits of blocks in the order of
+    /// [`CosetSpace::orbits`], and a block of `old` goes back to the pool when the last block
+    /// that reads it is written ([`super::coset_set`]).
     ///
     /// In QTM (`changing` names the corner parity this depth reaches) the elements of the
     /// other parity are at most a depth nearer than the last depth, an even number of moves
@@ -575,50 +557,44 @@ impl CosetSolver {
     /// whose sequence ends with a move of H has the sequence's prefix's element one move away.
     /// Only the representative itself, at depth 0 when it lies in H, has no neighbour in the
     /// set before depth 1.
-    fn prepass(&self, old: &CellSet, new: &mut CellSet, changing: Option<u8>, keep: bool) -> u64 {
+    fn prepass(&self, old: &CellSet, new: &CellSet, changing: Option<u8>, keep: bool) -> u64 {
         let orbits: Vec<&[u16]> = self.space.orbits().collect();
-        let filled: Vec<(u16, u64)> = orbits
-            .into_par_iter()
-            .map(|orbit| {
-                let mut filled = Vec::new();
-                for &corners in orbit {
+        let readers_left: Vec<AtomicU8> = self.readers.iter().map(|&r| AtomicU8::new(r)).collect();
+        let next = AtomicUsize::new(0);
+        let total = AtomicU64::new(0);
+        rayon::broadcast(|_| {
+            let mut filled = 0;
+            while let Some(orbit) = orbits.get(next.fetch_add(1, Relaxed)) {
+                for &corners in *orbit {
                     let corners = usize::from(corners);
                     let (moves, keep) = match changing {
                         Some(parity) if self.space.parity(corners) != parity => (0, true),
                         _ => (self.prepass_moves, keep),
                     };
-                    if let Some(count) = self.gather(old, new, corners, moves, keep) {
-                        filled.push((corners as u16, count));
+                    let count = self.gather(old, new, corners, moves, keep);
+                    new.set_occupied(corners, count > 0);
+                    filled += count;
+                }
+                for &corners in *orbit {
+                    for source in self.space.readers_of(usize::from(corners)) {
+                        if readers_left[source].fetch_sub(1, Relaxed) == 1 {
+                            old.give_back(source);
+                        }
                     }
                 }
-                filled
-            })
-            .flatten()
-            .collect();
-        for occupied in &new.occupied {
-            occupied.store(false, Relaxed);
-        }
-        for &(corners, count) in &filled {
-            new.occupied[usize::from(corners)].store(count > 0, Relaxed);
-        }
-        filled.iter().map(|&(_, count)| count).sum()
+            }
+            total.fetch_add(filled, Relaxed);
+        });
+        total.into_inner()
     }
 
-    /// Fills block `corners` of `new` from its sources in `old` (itself if `keep`, and its
-    /// images under `moves`, a bit per move of [`CosetSpace::moves`]); returns its count, or
-    /// `None` if the block and every source are empty in `old` (the block is then left as it
-    /// is). The block is filled a chunk at a time, each from its one chunk in each source
+    /// Gives block `corners` of `new` a block from the pool and fills it from its sources in
+    /// `old` (itself if `keep`, and its images under `moves`, a bit per move of
+    /// [`CosetSpace::moves`]); returns its count. The block is filled a chunk at a time, each from its one chunk in each source
     /// ([`super::coset_gather`]), so that a chunk's reads and its writing stay in the first
     /// level of cache.
     #[inline]
-    fn gather(
-        &self,
-        old: &CellSet,
-        new: &CellSet,
-        corners: usize,
-        moves: u16,
-        keep: bool,
-    ) -> Option<u64> {
+    fn gather(&self, old: &CellSet, new: &CellSet, corners: usize, moves: u16, keep: bool) -> u64 {
         let space = &self.space;
         let own = old.is_occupied(corners);
         let blocks: Vec<(usize, &[AtomicU16])> = (0..MOVES)
@@ -627,10 +603,15 @@ impl CosetSolver {
             .filter(|&(_, source)| old.is_occupied(source))
             .map(|(turn, source)| (turn, old.block(source)))
             .collect();
+        let target = new.take_block(corners);
         if !own && blocks.is_empty() {
-            return None;
+            // A block taken from the pool holds what its last set left.
+            for word in target {
+                word.store(0, Relaxed);
+            }
+            return 0;
         }
-        let (block, target) = (old.block(corners), new.block(corners));
+        let block = old.block(corners);
         // A half turn of R, L, F or B swaps two slice edges, so a source word's slice parity is
         // its destination's flipped: read off the destination's corners and layer edges.
         let flipped = space.parity(corners) ^ 1;
@@ -660,7 +641,7 @@ impl CosetSolver {
             let own = (keep && own).then(|| &block[cells.clone()]);
             count += self.kernel.gather(&target[cells], own, &sources, parities);
         }
-        Some(count)
+        count
     }
 
     /// Asks for the cache lines of the half turns' source chunks of `chunk`, a chunk ahead of
@@ -712,7 +693,7 @@ impl CosetSolver {
         // The work is split at the sequences' first two moves.
         let root = Node {
             coord: start,
-            cube: *representative,
+            pieces: Arrangement::of(representative),
             history: Canonical::ROOT,
             turns: self.turns.turns(start),
         };
@@ -806,7 +787,7 @@ impl CosetSolver {
             let turn = usize::from(child.turn);
             Node {
                 coord: child.coord,
-                cube: node.cube.apply(self.phase1.moves()[turn]),
+                pieces: node.pieces.then(&self.slot_moves[turn]),
                 history: Canonical::after(node.history, turn),
                 turns,
             }
@@ -842,7 +823,7 @@ impl CosetSolver {
     /// Up to `limit` positions of the coset whose elements `set` lacks.
     fn unmarked(&self, set: &CellSet, representative: &Cube3, limit: usize) -> Vec<Cube3> {
         let mut positions = Vec::new();
-        for (cell, word) in set.cells().iter().enumerate() {
+        for (cell, word) in set.words().enumerate() {
             let word = word.load(Relaxed);
             if word == 0xfff {
                 continue;
@@ -865,12 +846,12 @@ impl CosetSolver {
     }
 }
 
-/// A phase-1 node: its coordinate, the position itself (to name the element of H a sequence
+/// A phase-1 node: its coordinate, where its pieces are (to name the element of H a sequence
 /// reaches), its canonical history and its turns.
 #[derive(Clone, Copy)]
 struct Node {
     coord: Phase1Coord,
-    cube: Cube3,
+    pieces: Arrangement,
     history: usize,
     turns: Turns,
 }
@@ -881,8 +862,7 @@ struct Node {
 /// its line is on its way: asked one mark at a time among the walk's work, each waited in turn
 /// (reports/coset.md).
 struct Marks<'a> {
-    set: &'a CellSet,
-    cells: &'a [AtomicU16],
+    set: &'a CellSet<'a>,
     /// The batch whose lines were asked for.
     asked: [Place; Marks::BATCH],
     asked_count: usize,
@@ -895,11 +875,10 @@ struct Marks<'a> {
 impl<'a> Marks<'a> {
     const BATCH: usize = 16;
 
-    fn new(set: &'a CellSet) -> Marks<'a> {
+    fn new(set: &'a CellSet<'a>) -> Marks<'a> {
         let none = [Place { cell: 0, bit: 0 }; Marks::BATCH];
         Marks {
             set,
-            cells: set.cells(),
             asked: none,
             asked_count: 0,
             gathering: none,
@@ -924,7 +903,7 @@ impl<'a> Marks<'a> {
             self.mark(self.asked[i]);
         }
         for place in &self.gathering[..self.gathered] {
-            crate::support::prefetch(self.cells, place.cell as usize);
+            self.set.prefetch(place.cell);
         }
         std::mem::swap(&mut self.asked, &mut self.gathering);
         self.asked_count = self.gathered;
@@ -933,13 +912,11 @@ impl<'a> Marks<'a> {
 
     #[inline]
     fn mark(&mut self, place: Place) {
-        let before = self.cells[place.cell as usize].fetch_or(place.mask(), Relaxed);
+        let before = self.set.word(place.cell).fetch_or(place.mask(), Relaxed);
         if before & place.mask() == 0 {
             self.newly += 1;
-            let occupied = &self.set.occupied[place.cell as usize / PERMUTATIONS];
-            if !occupied.load(Relaxed) {
-                occupied.store(true, Relaxed);
-            }
+            self.set
+                .set_occupied(place.cell as usize / PERMUTATIONS, true);
         }
     }
 
@@ -1004,7 +981,7 @@ impl<'s, 'm, 'c> Walk<'s, 'm, 'c> {
         if togo == 0 {
             for node in nodes {
                 self.sequences += 1;
-                self.marks.push(solver.space.place(&node.cube));
+                self.marks.push(solver.space.place_of(&node.pieces));
             }
             return;
         }
@@ -1017,9 +994,9 @@ impl<'s, 'm, 'c> Walk<'s, 'm, 'c> {
                 while last != 0 {
                     let turn = last.trailing_zeros() as usize;
                     last &= last - 1;
-                    let reached = node.cube.apply(solver.phase1.moves()[turn]);
+                    let reached = node.pieces.then(&solver.slot_moves[turn]);
                     self.sequences += 1;
-                    self.marks.push(solver.space.place(&reached));
+                    self.marks.push(solver.space.place_of(&reached));
                 }
             }
             return;

@@ -4,6 +4,7 @@ pub mod canonical;
 pub mod coset;
 pub mod coset_finish;
 mod coset_gather;
+mod coset_set;
 pub mod cosets;
 pub mod descent;
 pub mod goal;

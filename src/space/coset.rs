@@ -18,7 +18,8 @@
 //! L2, F2 and B2 swaps two slice edges, so the word's twelve bits are permuted by one lookup in
 //! a 4,096-entry table. Packing the cells' 12 bits without the 4 spare ones (as Rokicki's
 //! hcoset does, 2.44 GB a set) would save a quarter of the memory at the cost of unaligned
-//! three-byte groups; at 3.25 GB a set, two sets fit the 8 GB the search is allowed.
+//! three-byte groups; at 3.25 GB a set, a run holds one set and a tenth of another (the
+//! prepass's recycled blocks, `search::coset_set`) well within the 8 GB it is allowed.
 //!
 //! The layer edges are ranked as hcoset ranks them, by chunks, so that a move of H takes a
 //! whole chunk onto one chunk: a move permutes the eight slots, so where the U-layer edges go
@@ -32,7 +33,8 @@
 use crate::coord::{rank_arrangement, rank_combination, unrank_arrangement, unrank_combination};
 use crate::model::cube::{Cube3, Move};
 use crate::space::twophase::{
-    corner_permutation, phase2_moves, slice_order, with_corner_permutation, with_slice_order,
+    corner_permutation, phase2_moves, slice_order, slice_order_of, with_corner_permutation,
+    with_slice_order,
 };
 
 /// Corner permutations; also the layer-edge permutations.
@@ -56,6 +58,52 @@ pub const CHUNK: usize = ORDERS * ORDERS;
 /// U layer's, with the D-layer edges 4 to 7).
 const U_EDGES: u8 = 4;
 
+/// Where each piece of a position is, without its twist or flip: all that names an element of
+/// H, and all that composing moves' permutations needs. Phase 1 of a coset search carries
+/// these to its sequences' ends in place of whole positions: a move is twenty byte copies,
+/// where a position's also adds twists and flips modulo 3 and 2 (a seventh of a search's
+/// time, reports/coset.md). Slots 0 to 7 hold corners, 8 to 19 edges (each numbered 0 to 7
+/// and 0 to 11, as in [`Cube3`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Arrangement {
+    pieces: [u8; 20],
+}
+
+/// What a move does to an [`Arrangement`]: slot `i` receives the piece of slot `from[i]`.
+#[derive(Clone, Copy, Debug)]
+pub struct SlotMove {
+    from: [u8; 20],
+}
+
+impl SlotMove {
+    pub fn of(m: Move) -> SlotMove {
+        let cube = Cube3::SOLVED.apply(m);
+        let mut from = [0u8; 20];
+        from[..8].copy_from_slice(&cube.corners.perm);
+        for (slot, &edge) in from[8..].iter_mut().zip(&cube.edges.perm) {
+            *slot = edge + 8;
+        }
+        SlotMove { from }
+    }
+}
+
+impl Arrangement {
+    pub fn of(cube: &Cube3) -> Arrangement {
+        let mut pieces = [0u8; 20];
+        pieces[..8].copy_from_slice(&cube.corners.perm);
+        pieces[8..].copy_from_slice(&cube.edges.perm);
+        Arrangement { pieces }
+    }
+
+    /// The arrangement after `turn`.
+    #[inline(always)]
+    pub fn then(&self, turn: &SlotMove) -> Arrangement {
+        Arrangement {
+            pieces: std::array::from_fn(|slot| self.pieces[usize::from(turn.from[slot])]),
+        }
+    }
+}
+
 /// What a move of H does to a chunk of cells: the cell at U order `u` and D order `d` of the
 /// destination chunk comes from `source`'s cell at U order `up[u]` and D order `down[d]`.
 #[derive(Clone, Copy, Debug)]
@@ -66,26 +114,35 @@ pub struct ChunkMove {
 }
 
 /// The rank of the layer edges of `cube`, an element of H (see the module's layout).
-#[inline]
 pub fn layer_rank(cube: &Cube3) -> u32 {
-    let slots = &cube.edges.perm[..8];
+    layer_rank_of(&cube.edges.perm[..8], &|order| {
+        rank_arrangement(&order, 4) as u8
+    })
+}
+
+/// [`layer_rank`] of the edges in the eight layer slots, `slots`, each layer's order ranked
+/// by `rank_order` from its four edges (numbered 0 to 3) in slot order. Without branches: in
+/// a coset search whether an edge is the U layer's is a coin toss.
+#[inline(always)]
+fn layer_rank_of(slots: &[u8], rank_order: &impl Fn([u8; 4]) -> u8) -> u32 {
     let mut mask = 0u32;
-    let (mut up, mut down) = ([0u8; 4], [0u8; 4]);
+    // Room for a write past the fourth edge of a layer, which the next edge overwrites or
+    // nothing reads.
+    let (mut up, mut down) = ([0u8; 8], [0u8; 8]);
     let (mut u, mut d) = (0, 0);
-    for (slot, &edge) in slots.iter().enumerate() {
-        if edge < U_EDGES {
-            mask |= 1 << slot;
-            up[u] = edge;
-            u += 1;
-        } else {
-            down[d] = edge - U_EDGES;
-            d += 1;
-        }
+    for (slot, &edge) in slots[..8].iter().enumerate() {
+        let is_up = edge < U_EDGES;
+        up[u] = edge;
+        down[d] = edge.wrapping_sub(U_EDGES);
+        u += usize::from(is_up);
+        d += usize::from(!is_up);
+        mask |= u32::from(is_up) << slot;
     }
+    let first_four = |edges: [u8; 8]| [edges[0], edges[1], edges[2], edges[3]];
     let chunk = rank_combination(mask) as u32;
     let (up, down) = (
-        rank_arrangement(&up, 4) as u32,
-        rank_arrangement(&down, 4) as u32,
+        u32::from(rank_order(first_four(up))),
+        u32::from(rank_order(first_four(down))),
     );
     (chunk * ORDERS as u32 + up) * ORDERS as u32 + down
 }
@@ -143,6 +200,9 @@ pub struct CosetSpace {
     chunk_parity: [u8; CHUNKS],
     /// Per order of four edges: its parity.
     order_parity: [u8; ORDERS],
+    /// Per four edges numbered 0 to 3 in slot order, two bits each (the first lowest): the
+    /// rank of their order (entries that are no order are unused).
+    order_rank: [u8; 256],
     /// Per slice order (0..24): its parity and its bit among the orders of that parity.
     slice_bit: [(u8, u8); 24],
     /// Per move, whether it keeps the slice edges in place (the turns of U and D).
@@ -209,7 +269,17 @@ impl CosetSpace {
             }
         }
         let orbits = orbits(&corners_back, &keeps_slice);
+        let order_rank = std::array::from_fn(|code| {
+            let order: [u8; 4] = std::array::from_fn(|i| (code >> (2 * i) & 3) as u8);
+            let distinct = (0..4).all(|i| (0..i).all(|j| order[i] != order[j]));
+            if distinct {
+                rank_arrangement(&order, 4) as u8
+            } else {
+                0
+            }
+        });
         CosetSpace {
+            order_rank,
             orbits,
             corners_back,
             chunk_moves,
@@ -225,8 +295,18 @@ impl CosetSpace {
     /// Where `cube`, an element of H, lives.
     #[inline]
     pub fn place(&self, cube: &Cube3) -> Place {
-        let (c, u) = (corner_permutation(cube), layer_rank(cube));
-        let (_, bit) = self.slice_bit[slice_order(cube) as usize];
+        self.place_of(&Arrangement::of(cube))
+    }
+
+    /// Where the element of H whose pieces lie as `pieces` lives.
+    #[inline(always)]
+    pub fn place_of(&self, pieces: &Arrangement) -> Place {
+        let pieces = &pieces.pieces;
+        let c = rank_arrangement(&pieces[..8], 8) as u32;
+        let u = layer_rank_of(&pieces[8..16], &|order| {
+            self.order_rank[usize::from(order[0] | order[1] << 2 | order[2] << 4 | order[3] << 6)]
+        });
+        let (_, bit) = self.slice_bit[slice_order_of(&pieces[16..]) as usize];
         Place {
             cell: c * PERMUTATIONS as u32 + u,
             bit,
@@ -283,10 +363,23 @@ impl CosetSpace {
     }
 
     /// The corner permutations in groups of 16, each group an orbit under the turns of U and
-    /// D. Six of a block's ten sources under H's moves lie in its own orbit, so a prepass that
-    /// fills an orbit's blocks one after another reads those sources from cache.
+    /// D, in the order a prepass fills them. Six of a block's ten sources under H's moves lie
+    /// in its own orbit, so a prepass that fills an orbit's blocks one after another reads
+    /// those sources from cache. The order lets a prepass give each source block back soon:
+    /// each next orbit is the one whose filling leaves the most source blocks with no reader
+    /// to come (ties to a breadth-first order of the orbits' graph), which keeps at most
+    /// 3,676 blocks (a tenth of a set) written while their sources wait for another reader;
+    /// in the order of the ranks, 24,576 (see `search::coset_set`).
     pub fn orbits(&self) -> impl Iterator<Item = &[u16]> {
-        self.orbits.chunks(16)
+        self.orbits.chunks(ORBIT)
+    }
+
+    /// The corner permutations whose blocks the prepass reads to fill that of `corners`
+    /// (itself, and its sources under H's moves), some perhaps twice.
+    pub fn readers_of(&self, corners: usize) -> impl Iterator<Item = usize> + '_ {
+        // H's moves are closed under inverses: a block's readers are its sources.
+        std::iter::once(corners)
+            .chain((0..MOVES).map(move |turn| self.corners_before(turn, corners)))
     }
 
     /// Whether move `turn` leaves every word's bits as they are.
@@ -360,31 +453,119 @@ fn chunk_moves(moves: &[Move]) -> Vec<ChunkMove> {
     table
 }
 
+/// Corner permutations in an orbit of the turns of U and D.
+const ORBIT: usize = 16;
+
 /// The corner permutations orbit by orbit under the moves that keep the slice (U and D),
-/// following the moves' inverse tables.
+/// the orbits in the order [`CosetSpace::orbits`] describes.
 fn orbits(corners_back: &[u16], keeps_slice: &[bool; MOVES]) -> Vec<u16> {
-    let mut seen = vec![false; PERMUTATIONS];
-    let mut order = Vec::with_capacity(PERMUTATIONS);
+    let neighbours =
+        |c: usize| (0..MOVES).map(move |turn| usize::from(corners_back[turn * PERMUTATIONS + c]));
+    let mut orbit_of = vec![u16::MAX; PERMUTATIONS];
+    let mut members = Vec::with_capacity(PERMUTATIONS);
     for start in 0..PERMUTATIONS {
-        if seen[start] {
+        if orbit_of[start] != u16::MAX {
             continue;
         }
-        seen[start] = true;
-        let first = order.len();
-        order.push(start as u16);
+        let orbit = (members.len() / ORBIT) as u16;
+        let first = members.len();
+        orbit_of[start] = orbit;
+        members.push(start as u16);
         let mut next = first;
-        while next < order.len() {
-            let c = usize::from(order[next]);
+        while next < members.len() {
+            let c = usize::from(members[next]);
             next += 1;
-            for turn in (0..MOVES).filter(|&t| keeps_slice[t]) {
-                let d = usize::from(corners_back[turn * PERMUTATIONS + c]);
-                if !seen[d] {
-                    seen[d] = true;
-                    order.push(d as u16);
+            for (turn, d) in neighbours(c).enumerate() {
+                if keeps_slice[turn] && orbit_of[d] == u16::MAX {
+                    orbit_of[d] = orbit;
+                    members.push(d as u16);
                 }
             }
         }
-        assert_eq!(order.len() - first, 16, "an orbit of <U, D> on the corners");
+        assert_eq!(
+            members.len() - first,
+            ORBIT,
+            "an orbit of <U, D> on the corners"
+        );
+    }
+    let readers = |c: usize| {
+        let mut orbits: Vec<u16> = std::iter::once(c)
+            .chain(neighbours(c))
+            .map(|d| orbit_of[d])
+            .collect();
+        orbits.sort_unstable();
+        orbits.dedup();
+        orbits
+    };
+    let order = fill_order(&orbit_of, &readers);
+    order
+        .iter()
+        .flat_map(|&orbit| &members[usize::from(orbit) * ORBIT..][..ORBIT])
+        .copied()
+        .collect()
+}
+
+/// The orbits in the order that frees the most blocks soonest (greedy): `readers(c)` names
+/// the orbits that read block `c`, which is free once all of them are filled. Ties go to a
+/// breadth-first order of the orbits' graph, so that the order stays near what it filled.
+fn fill_order(orbit_of: &[u16], readers: &dyn Fn(usize) -> Vec<u16>) -> Vec<u16> {
+    let orbits = PERMUTATIONS / ORBIT;
+    let block_readers: Vec<Vec<u16>> = (0..PERMUTATIONS).map(readers).collect();
+    let mut reads: Vec<Vec<u32>> = vec![Vec::new(); orbits];
+    let mut graph: Vec<Vec<u16>> = vec![Vec::new(); orbits];
+    for (block, readers) in block_readers.iter().enumerate() {
+        for &orbit in readers {
+            reads[usize::from(orbit)].push(block as u32);
+            graph[usize::from(orbit_of[block])].push(orbit);
+        }
+    }
+    let mut breadth_first = vec![u32::MAX; orbits];
+    let mut queue = std::collections::VecDeque::from([0u16]);
+    breadth_first[0] = 0;
+    let mut placed = 1;
+    while let Some(orbit) = queue.pop_front() {
+        let mut next = graph[usize::from(orbit)].clone();
+        next.sort_unstable();
+        for neighbour in next {
+            if breadth_first[usize::from(neighbour)] == u32::MAX {
+                breadth_first[usize::from(neighbour)] = placed;
+                placed += 1;
+                queue.push_back(neighbour);
+            }
+        }
+    }
+    assert_eq!(
+        placed as usize, orbits,
+        "H's moves connect the corner permutations"
+    );
+    let mut left: Vec<u8> = block_readers.iter().map(|r| r.len() as u8).collect();
+    let mut freeing = vec![0u32; orbits];
+    let mut done = vec![false; orbits];
+    let mut heap: std::collections::BinaryHeap<(u32, std::cmp::Reverse<u32>, u16)> = (0..orbits)
+        .map(|o| (0, std::cmp::Reverse(breadth_first[o]), o as u16))
+        .collect();
+    let mut order = Vec::with_capacity(orbits);
+    while let Some((frees, _, orbit)) = heap.pop() {
+        let o = usize::from(orbit);
+        if done[o] || frees != freeing[o] {
+            continue;
+        }
+        done[o] = true;
+        order.push(orbit);
+        for &block in &reads[o] {
+            let block = block as usize;
+            left[block] -= 1;
+            if left[block] == 1 {
+                let last = block_readers[block]
+                    .iter()
+                    .copied()
+                    .find(|&r| !done[usize::from(r)])
+                    .expect("one reader left");
+                let l = usize::from(last);
+                freeing[l] += 1;
+                heap.push((freeing[l], std::cmp::Reverse(breadth_first[l]), last));
+            }
+        }
     }
     order
 }
@@ -405,6 +586,42 @@ mod tests {
         Cube3::from_moves(&parse_moves(moves).expect("moves"))
     }
 
+    /// The orbits hold every corner permutation once, each closed under the turns of U and D,
+    /// and their order keeps few blocks waiting for a reader: filled in this order, at most a
+    /// tenth of a set's blocks are written while a source of theirs still waits for another
+    /// reader (the pool of blocks in `search::coset_set` holds them beside one set).
+    #[test]
+    fn the_orbits_fill_in_an_order_that_frees_blocks_soon() {
+        let space = CosetSpace::new();
+        let mut position = vec![usize::MAX; PERMUTATIONS];
+        for (k, orbit) in space.orbits().enumerate() {
+            assert_eq!(orbit.len(), ORBIT);
+            for &c in orbit {
+                assert_eq!(
+                    std::mem::replace(&mut position[usize::from(c)], k),
+                    usize::MAX
+                );
+            }
+        }
+        for c in 0..PERMUTATIONS {
+            for turn in (0..MOVES).filter(|&t| space.keeps_slice(t)) {
+                assert_eq!(position[space.corners_before(turn, c)], position[c]);
+            }
+        }
+        let orbits = PERMUTATIONS / ORBIT;
+        let mut freed_after = vec![0usize; orbits];
+        for c in 0..PERMUTATIONS {
+            let last = space.readers_of(c).map(|r| position[r]).max().unwrap_or(0);
+            freed_after[last] += 1;
+        }
+        let (mut freed, mut waiting) = (0, 0);
+        for (k, freed_now) in freed_after.iter().enumerate() {
+            freed += freed_now;
+            waiting = waiting.max((k + 1) * ORBIT - freed);
+        }
+        assert!(waiting <= PERMUTATIONS / 10, "{waiting} blocks waiting");
+    }
+
     #[test]
     fn places_and_elements_are_inverse() {
         let space = CosetSpace::new();
@@ -420,6 +637,31 @@ mod tests {
             let place = space.place(&cube);
             assert!(place.bit < 12);
             assert_eq!(space.element(place), cube, "{moves}");
+        }
+    }
+
+    /// Arrangements move as positions do, and name the places positions name: over 2,000
+    /// elements of H along a walk of its moves, and every move of every position of a walk of
+    /// all moves.
+    #[test]
+    fn arrangements_move_and_place_as_positions_do() {
+        let space = CosetSpace::new();
+        let (mut cube, mut element) = (Cube3::SOLVED, Cube3::SOLVED);
+        let h = phase2_moves();
+        for step in 0..2_000usize {
+            for m in Move::all() {
+                let moved = cube.apply(m);
+                assert_eq!(
+                    Arrangement::of(&cube).then(&SlotMove::of(m)),
+                    Arrangement::of(&moved)
+                );
+            }
+            cube = cube.apply(Move::from_index(step * 7 % Move::COUNT).expect("a move"));
+            element = element.apply(h[step * step % h.len()]);
+            let place = space.place_of(&Arrangement::of(&element));
+            let c = corner_permutation(&element);
+            assert_eq!(place.cell, c * PERMUTATIONS as u32 + layer_rank(&element));
+            assert_eq!(space.element(place), element);
         }
     }
 

@@ -74,7 +74,13 @@ pub fn layer_edges(cube: &Cube3) -> u32 {
 
 /// The rank of the order of the E-slice edges in slots 8 to 11; meaningful within H.
 pub fn slice_order(cube: &Cube3) -> u32 {
-    let order: [u8; 4] = std::array::from_fn(|i| cube.edges.perm[8 + i] - FIRST_SLICE_EDGE);
+    slice_order_of(&cube.edges.perm[8..])
+}
+
+/// [`slice_order`] of the edges in slots 8 to 11, `slots`.
+#[inline]
+pub fn slice_order_of(slots: &[u8]) -> u32 {
+    let order: [u8; 4] = std::array::from_fn(|i| slots[i] - FIRST_SLICE_EDGE);
     rank_arrangement(&order, 4) as u32
 }
 
