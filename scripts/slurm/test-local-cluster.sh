@@ -163,7 +163,7 @@ for a, b in zip(merged["columns"], single["columns"], strict=True):
 print(f"slurm test: the cross over 3,000 states from 3 shards equals one process's")
 PY
 # Whole cosets: three symmetry classes from the list, exact to depth 12, over two tasks that
-# run one after the other (each maps about 7 GB, so one at a time: a task takes every CPU).
+# run one after the other (each holds about 4.5 GB, so one at a time: a task takes every CPU).
 "$bin/cubelab" cosets --data-dir "$data" --from 1000000 --count 3 >"$work/cosets.txt"
 coset_args=(--exact --max-depth 12)
 out=$work/cosets

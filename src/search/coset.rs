@@ -40,16 +40,15 @@ use crate::space::coset::{
 };
 use crate::space::phase1::{Phase1Coord, Phase1Space};
 use rayon::prelude::*;
-use std::sync::atomic::{
-    AtomicBool, AtomicU8, AtomicU16, AtomicU64, AtomicUsize, Ordering::Relaxed,
-};
+use std::sync::atomic::Ordering::{Acquire, Relaxed, Release};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU16, AtomicU64, AtomicUsize, fence};
 use std::time::Instant;
 
 /// Why a coset search cannot start.
 #[derive(Debug, thiserror::Error)]
 pub enum CosetError {
     #[error(
-        "a coset search needs {needed} of memory for its two bit sets, and this machine has {available} available; close other programs or run it on a machine with more memory"
+        "a coset search needs {needed} of memory for its bit set and the blocks a prepass recycles, and this machine has {available} available; close other programs or run it on a machine with more memory"
     )]
     NotEnoughMemory { needed: String, available: String },
     #[error("a coset search goes at most {MAX_DEPTH} moves deep, not {asked} (God's number is 20)")]
@@ -208,7 +207,7 @@ pub struct CosetSolver {
     /// Per order of four edges, its parity (see [`CosetSpace::order_parity`]).
     order_parity: [u8; ORDERS],
     /// Per corner permutation, how many blocks a prepass fills read its block (see
-    /// [`CosetSpace::readers_of`]): when they are written, it goes back to the pool.
+    /// [`CosetSpace::sources_of`]): when they are written, it goes back to the pool.
     readers: Vec<u8>,
     /// Per phase-1 turn, what it does to the pieces' places.
     slot_moves: Vec<SlotMove>,
@@ -314,7 +313,7 @@ impl CosetSolver {
         let order_parity = std::array::from_fn(|order| space.order_parity(order));
         let mut readers = vec![0u8; PERMUTATIONS];
         for corners in 0..PERMUTATIONS {
-            for source in space.readers_of(corners) {
+            for source in space.sources_of(corners) {
                 readers[source] += 1;
             }
         }
@@ -380,8 +379,8 @@ impl CosetSolver {
             });
         }
         // One set, and the blocks of the last one still waiting for a reader in a prepass
-        // (a tenth of a set at most, see `CosetSpace::orbits`).
-        let needed = SET_BYTES + SET_BYTES / 8;
+        // (a tenth of a set at most, see `CosetSpace::orbits`); the turns are already built.
+        let needed = BlockPool::bytes(rayon::current_num_threads());
         if let Some(available) = available_memory()
             && available < needed
         {
@@ -417,7 +416,7 @@ impl CosetSolver {
             .map(|q| self.space.place(&representative.then(&q.inverse())))
             .collect();
         let mut watched = vec![None; watched_places.len()];
-        let pool = BlockPool::new()?;
+        let pool = BlockPool::new(rayon::current_num_threads())?;
         let mut old = CellSet::without_blocks(&pool);
         let mut new = CellSet::empty(&pool);
         let mut depths = Vec::new();
@@ -497,6 +496,7 @@ impl CosetSolver {
             Vec::new()
         };
         drop((old, new));
+        drop(pool);
         let mut finished = 0;
         if let Some(two_phase) = finisher {
             let on_proven = |proven| (progress.on_finish)(proven, left);
@@ -576,8 +576,11 @@ impl CosetSolver {
                     filled += count;
                 }
                 for &corners in *orbit {
-                    for source in self.space.readers_of(usize::from(corners)) {
-                        if readers_left[source].fetch_sub(1, Relaxed) == 1 {
+                    for source in self.space.sources_of(usize::from(corners)) {
+                        // As `Arc` frees: every reader's reads happen before the last
+                        // reader's decrement, and that before the block is handed out again.
+                        if readers_left[source].fetch_sub(1, Release) == 1 {
+                            fence(Acquire);
                             old.give_back(source);
                         }
                     }
@@ -603,15 +606,11 @@ impl CosetSolver {
             .filter(|&(_, source)| old.is_occupied(source))
             .map(|(turn, source)| (turn, old.block(source)))
             .collect();
-        let target = new.take_block(corners);
         if !own && blocks.is_empty() {
-            // A block taken from the pool holds what its last set left.
-            for word in target {
-                word.store(0, Relaxed);
-            }
+            new.take_empty_block(corners);
             return 0;
         }
-        let block = old.block(corners);
+        let (block, target) = (old.block(corners), new.take_block(corners));
         // A half turn of R, L, F or B swaps two slice edges, so a source word's slice parity is
         // its destination's flipped: read off the destination's corners and layer edges.
         let flipped = space.parity(corners) ^ 1;

@@ -168,8 +168,9 @@ mod avx512 {
     /// # Safety
     /// The processor has AVX-512 F and BW; `target`, `own` and every source hold [`CHUNK`]
     /// cells. While this runs no thread writes the sources or `own`, and none but the caller
-    /// touches `target` (the prepass reads the old set only and fills each block of the new
-    /// one on one thread).
+    /// touches `target` (the prepass reads the old set only, gives an old block back to the
+    /// pool only once every block that reads it is written, its reader count ordering those
+    /// reads first, and fills each block of the new one on one thread).
     #[target_feature(enable = "avx512f,avx512bw")]
     pub(super) unsafe fn gather(
         target: &[AtomicU16],

@@ -10,49 +10,87 @@
 //! (Rokicki's hcoset recycles its pages the same way). A run holds one set and the blocks
 //! still waiting for a reader, about a tenth of a set more (see
 //! [`crate::space::coset::CosetSpace::orbits`]).
+//!
+//! The pool keeps the blocks known to be all zero (never handed out, or given back empty)
+//! apart from the rest, so that a prepass gives a destination with nothing to gather a zero
+//! block without writing it: in the first depths nearly every block is empty.
 
 use super::coset::CosetError;
 use crate::space::coset::{CELLS, PERMUTATIONS};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering::Relaxed};
+use std::sync::{Mutex, MutexGuard};
 
 /// Bytes of one set: a 16-bit word per cell.
 pub const SET_BYTES: u64 = CELLS as u64 * 2;
 
-/// Room for the blocks of two whole sets, in one anonymous mapping asked to be backed by
-/// 2 MiB pages; only the blocks ever handed out are touched, so its resident part is one
-/// set and the prepass's window. Handing out the blocks given back first keeps it so.
+/// Blocks a prepass may hold beside a whole set: at most a tenth of a set's written while one
+/// of their sources waits for another reader, in the order of
+/// [`crate::space::coset::CosetSpace::orbits`] (tested there), and an orbit's (16) for each
+/// thread filling one out of that order.
+const WAITING: usize = PERMUTATIONS / 10;
+
+/// Blocks of an orbit, which a thread of the prepass fills together.
+const ORBIT_BLOCKS: usize = 16;
+
+/// Room for the blocks of one set and those a prepass keeps waiting for a reader, in one
+/// anonymous mapping asked to be backed by 2 MiB pages.
 pub struct BlockPool {
     map: memmap2::MmapMut,
-    /// The blocks free to hand out, the next one last.
-    free: Mutex<Vec<u32>>,
+    /// The blocks the mapping holds.
+    capacity: u32,
+    free: Mutex<FreeBlocks>,
+}
+
+/// The blocks free to hand out, the next one last in each list.
+struct FreeBlocks {
+    /// All zero: never handed out (the system clears fresh pages), or given back empty.
+    zero: Vec<u32>,
+    /// Holding what their last set left.
+    used: Vec<u32>,
 }
 
 /// No block: a set's corner permutation that has none yet.
 const NO_BLOCK: u32 = u32::MAX;
 
 impl BlockPool {
-    pub fn new() -> Result<BlockPool, CosetError> {
-        let map =
-            memmap2::MmapMut::map_anon(2 * SET_BYTES as usize).map_err(CosetError::Allocation)?;
+    /// The pool of a run whose prepasses fill blocks on `threads` threads.
+    pub fn new(threads: usize) -> Result<BlockPool, CosetError> {
+        let capacity = BlockPool::blocks(threads);
+        let map = memmap2::MmapMut::map_anon(capacity * PERMUTATIONS * 2)
+            .map_err(CosetError::Allocation)?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
-        // Blocks in order of address, the lowest handed out first.
-        let free = (0..2 * PERMUTATIONS as u32).rev().collect();
+        let capacity = u32::try_from(capacity).expect("fewer blocks than 2^32");
+        // In order of address, the lowest handed out first.
+        let zero = (0..capacity).rev().collect();
         Ok(BlockPool {
             map,
-            free: Mutex::new(free),
+            capacity,
+            free: Mutex::new(FreeBlocks {
+                zero,
+                used: Vec::new(),
+            }),
         })
+    }
+
+    /// The blocks a pool for `threads` threads holds.
+    fn blocks(threads: usize) -> usize {
+        PERMUTATIONS + WAITING + ORBIT_BLOCKS * threads.max(1)
+    }
+
+    /// The bytes a pool for `threads` threads maps.
+    pub fn bytes(threads: usize) -> u64 {
+        (BlockPool::blocks(threads) * PERMUTATIONS * 2) as u64
     }
 
     /// The words of block `block`.
     #[inline(always)]
     fn block(&self, block: u32) -> &[AtomicU16] {
-        // SAFETY: the mapping is page-aligned and `2 * SET_BYTES` long, two bytes a cell and
-        // `2 * PERMUTATIONS` blocks of `PERMUTATIONS` cells, and lives as long as `self`;
+        assert!(block < self.capacity, "a block of the pool");
+        // SAFETY: the mapping is page-aligned and holds `capacity` blocks of `PERMUTATIONS`
+        // cells, two bytes a cell, and lives as long as `self`; `block` is one of them.
         // `AtomicU16` has the size and alignment of `u16`, and every access to the mapping
-        // goes through such a view while it is shared. `block` comes from `take`, below the
-        // pool's count.
+        // goes through such a view while it is shared.
         unsafe {
             std::slice::from_raw_parts(
                 self.map
@@ -64,20 +102,46 @@ impl BlockPool {
         }
     }
 
-    /// A block to fill; its words are whatever its last set left there.
-    fn take(&self) -> u32 {
+    fn free(&self) -> MutexGuard<'_, FreeBlocks> {
         self.free
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .pop()
-            .expect("the pool holds two sets' blocks")
     }
 
-    fn give_back(&self, block: u32) {
-        self.free
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .push(block);
+    /// A block to fill whole: a used one where there is one, to keep the zero ones.
+    fn take(&self) -> u32 {
+        let mut free = self.free();
+        free.used
+            .pop()
+            .or_else(|| free.zero.pop())
+            .expect("the pool holds a set and a prepass's waiting blocks")
+    }
+
+    /// A block of zeros: one known to be, or else a used one cleared.
+    fn take_zero(&self) -> u32 {
+        let mut free = self.free();
+        if let Some(block) = free.zero.pop() {
+            return block;
+        }
+        let block = free
+            .used
+            .pop()
+            .expect("the pool holds a set and a prepass's waiting blocks");
+        drop(free);
+        for word in self.block(block) {
+            word.store(0, Relaxed);
+        }
+        block
+    }
+
+    /// Gives `block` back, among the zero ones if `zero`.
+    fn give_back(&self, block: u32, zero: bool) {
+        let mut free = self.free();
+        if zero {
+            free.zero.push(block);
+        } else {
+            free.used.push(block);
+        }
     }
 }
 
@@ -87,7 +151,8 @@ pub struct CellSet<'p> {
     pool: &'p BlockPool,
     blocks: Vec<AtomicU32>,
     /// Per corner permutation: whether any of its cells is marked, so that the prepass skips
-    /// empty sources (nearly all of them at the first depths).
+    /// empty sources (nearly all of them at the first depths). A block with nothing marked
+    /// is all zero.
     occupied: Vec<AtomicBool>,
 }
 
@@ -103,17 +168,11 @@ impl<'p> CellSet<'p> {
         }
     }
 
-    /// The empty set, every block taken from a pool that has handed out none (so cleared by
-    /// the system).
+    /// The empty set.
     pub fn empty(pool: &'p BlockPool) -> CellSet<'p> {
         let set = CellSet::without_blocks(pool);
         for block in &set.blocks {
-            let taken = pool.take();
-            assert!(
-                taken < PERMUTATIONS as u32,
-                "an empty set comes first from its pool"
-            );
-            block.store(taken, Relaxed);
+            block.store(pool.take_zero(), Relaxed);
         }
         set
     }
@@ -121,9 +180,7 @@ impl<'p> CellSet<'p> {
     /// The cells of corner permutation `corners`; it has a block.
     #[inline(always)]
     pub fn block(&self, corners: usize) -> &[AtomicU16] {
-        let block = self.blocks[corners].load(Relaxed);
-        debug_assert_ne!(block, NO_BLOCK, "corner permutation {corners} has a block");
-        self.pool.block(block)
+        self.pool.block(self.blocks[corners].load(Relaxed))
     }
 
     /// The word of cell `cell`; its block is there.
@@ -147,17 +204,27 @@ impl<'p> CellSet<'p> {
 
     /// Gives corner permutation `corners` a block from the pool, to be filled whole.
     pub fn take_block(&self, corners: usize) -> &[AtomicU16] {
-        let block = self.pool.take();
+        self.place_block(corners, self.pool.take())
+    }
+
+    /// Gives corner permutation `corners` a block of zeros from the pool: nothing marked.
+    pub fn take_empty_block(&self, corners: usize) {
+        self.place_block(corners, self.pool.take_zero());
+        self.set_occupied(corners, false);
+    }
+
+    fn place_block(&self, corners: usize, block: u32) -> &[AtomicU16] {
         let before = self.blocks[corners].swap(block, Relaxed);
         assert_eq!(before, NO_BLOCK, "a block is taken once a set");
         self.pool.block(block)
     }
 
-    /// Gives the block of `corners` back to the pool: nothing reads it any more.
+    /// Gives the block of `corners` back to the pool: nothing reads it any more. The caller
+    /// has ordered every read of it before this (the prepass's reader counts).
     pub fn give_back(&self, corners: usize) {
         let block = self.blocks[corners].swap(NO_BLOCK, Relaxed);
         assert_ne!(block, NO_BLOCK, "a block is given back once");
-        self.pool.give_back(block);
+        self.pool.give_back(block, !self.is_occupied(corners));
     }
 
     pub fn is_occupied(&self, corners: usize) -> bool {
@@ -176,13 +243,15 @@ impl<'p> CellSet<'p> {
 mod tests {
     use super::*;
 
-    /// Blocks given back are handed out again before fresh ones, and a set's words are its
-    /// blocks' words.
+    /// Blocks given back are handed out again before fresh ones, a set's words are its
+    /// blocks' words, and a destination that needs zeros gets a zero block, given back empty
+    /// or cleared.
     #[test]
     fn blocks_go_round() {
-        let pool = BlockPool::new().expect("room for the mapping's addresses");
+        let pool = BlockPool::new(1).expect("room for the mapping");
         let old = CellSet::empty(&pool);
         old.word(5).store(7, Relaxed);
+        old.set_occupied(0, true);
         assert_eq!(old.block(0)[5].load(Relaxed), 7);
         let new = CellSet::without_blocks(&pool);
         let first = new.take_block(3).as_ptr();
@@ -195,5 +264,19 @@ mod tests {
         );
         assert_ne!(first, reused.as_ptr());
         assert_eq!(new.word((4 * PERMUTATIONS + 5) as u32).load(Relaxed), 7);
+        let empty = old.block(1).as_ptr();
+        old.give_back(1);
+        new.take_empty_block(5);
+        assert_eq!(
+            new.block(5).as_ptr(),
+            empty,
+            "an empty block, among the zero ones"
+        );
+        new.set_occupied(4, true);
+        new.give_back(4);
+        pool.free().zero.clear();
+        new.take_empty_block(6);
+        assert_eq!(new.block(6).as_ptr(), reused.as_ptr());
+        assert!(new.block(6).iter().all(|word| word.load(Relaxed) == 0));
     }
 }

@@ -376,7 +376,7 @@ impl CosetSpace {
 
     /// The corner permutations whose blocks the prepass reads to fill that of `corners`
     /// (itself, and its sources under H's moves), some perhaps twice.
-    pub fn readers_of(&self, corners: usize) -> impl Iterator<Item = usize> + '_ {
+    pub fn sources_of(&self, corners: usize) -> impl Iterator<Item = usize> + '_ {
         // H's moves are closed under inverses: a block's readers are its sources.
         std::iter::once(corners)
             .chain((0..MOVES).map(move |turn| self.corners_before(turn, corners)))
@@ -611,7 +611,7 @@ mod tests {
         let orbits = PERMUTATIONS / ORBIT;
         let mut freed_after = vec![0usize; orbits];
         for c in 0..PERMUTATIONS {
-            let last = space.readers_of(c).map(|r| position[r]).max().unwrap_or(0);
+            let last = space.sources_of(c).map(|r| position[r]).max().unwrap_or(0);
             freed_after[last] += 1;
         }
         let (mut freed, mut waiting) = (0, 0);

@@ -81,7 +81,7 @@ enum Command {
     /// solver): the coset of MOVES is the 19,508,428,800 positions h·MOVES (h in H), those with
     /// MOVES's phase-1 coordinate. --bound proves each within N moves; --exact counts the
     /// positions at each exact distance, in HTM or QTM. Needs the phase1-sym table of the
-    /// metric (an HTM bound of 20 also the two-phase tables) and about 7 GB of memory.
+    /// metric (an HTM bound of 20 also the two-phase tables) and about 4.5 GB of memory.
     Coset {
         /// The coset: a move sequence (`U` or any sequence of H's moves names H itself) or a
         /// 3x3 position as solve reads it.
