@@ -593,9 +593,10 @@ impl CosetSolver {
 
     /// Gives block `corners` of `new` a block from the pool and fills it from its sources in
     /// `old` (itself if `keep`, and its images under `moves`, a bit per move of
-    /// [`CosetSpace::moves`]); returns its count. The block is filled a chunk at a time, each from its one chunk in each source
-    /// ([`super::coset_gather`]), so that a chunk's reads and its writing stay in the first
-    /// level of cache.
+    /// [`CosetSpace::moves`]); returns its count. A block with nothing to gather gets a zero
+    /// block, unwritten. The block is filled a chunk at a time, each from its one chunk in
+    /// each source ([`super::coset_gather`]), so that a chunk's reads and its writing stay in
+    /// the first level of cache.
     #[inline]
     fn gather(&self, old: &CellSet, new: &CellSet, corners: usize, moves: u16, keep: bool) -> u64 {
         let space = &self.space;
