@@ -13,7 +13,7 @@ use super::SolveError;
 use super::canonical::Canonical;
 use super::heuristic::{AnyHeuristic, Heuristic};
 use super::symmetry::PositionSymmetry;
-use super::walk::{FAR_END, Frame, Node, NodeOf, Prefix, Shared, Walk};
+use super::walk::{FAR_END, Frames, Node, NodeOf, Prefix, Shared, Walk};
 use crate::model::cube::{Cube3, Metric, Move, merge_same_face};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -325,7 +325,7 @@ impl<H: Heuristic> Ida<H> {
                 H::Dual::default()
             },
         );
-        let frames = || vec![Frame::<H>::default(); frame_count];
+        let frames = || Frames::<H>::new(frame_count);
         let mut walk = Walk::new(
             &self.heuristic,
             &self.canonical,

@@ -231,57 +231,97 @@ impl PositionSymmetry {
     }
 }
 
-/// The judging of a walk's path at every complete run, for a cyclic position: the path as
-/// moves and, per depth `g`, the ties before the last run of the node there and after it.
-/// A node's run is judged when it is expanded ([`PathJudge::judge`]), before its children are
-/// entered ([`PathJudge::descend`]): a child on another axis starts from the ties after, one
-/// that continues the run from those before.
-pub struct PathJudge {
-    /// `[..g]`: the path to the node at depth `g`.
-    moves: Vec<Move>,
-    before: Vec<Vec<Tie>>,
-    after: Vec<Vec<Tie>>,
+/// The judging of a walk's paths at every complete run, for a cyclic position: the ties of the
+/// nodes of one depth, in one list. Each node has the ties before its last run and, once that
+/// run is judged ([`DepthTies::judge`]), those after it. A child that continues its parent's run
+/// starts from the parent's ties before, one on another axis from those after
+/// ([`DepthTies::push_child`]). The walk expands a batch of nodes of a depth at a time, so each
+/// node keeps its own ties rather than the path being judged one node at a time.
+#[derive(Default)]
+pub struct DepthTies {
+    ties: Vec<Tie>,
+    /// Per node, where its ties before its last run and after it lie in `ties`.
+    nodes: Vec<NodeTies>,
+    /// The last judging's ties after, before they join `ties` (kept to reuse its storage).
+    judged: Vec<Tie>,
 }
 
-impl PathJudge {
-    /// For paths of at most `max_depth` moves below `prefix`, a canonical path whose runs the
-    /// position's symmetry passes ([`PositionSymmetry::judge_runs`]).
-    pub fn new(symmetry: &PositionSymmetry, prefix: &[Move], max_depth: usize) -> PathJudge {
-        let slots = max_depth.max(prefix.len()) + 1;
-        let mut before = vec![Vec::new(); slots];
-        // Without ties the judging would only be weaker, never wrong.
-        before[prefix.len()] = symmetry.judge_runs(prefix).unwrap_or_default();
-        let mut moves = prefix.to_vec();
-        moves.resize(slots, Move::new(Face::U, 1));
-        PathJudge {
-            moves,
-            before,
-            after: vec![Vec::new(); slots],
-        }
+#[derive(Clone, Copy)]
+struct NodeTies {
+    before: (u32, u32),
+    after: (u32, u32),
+}
+
+impl DepthTies {
+    pub fn clear(&mut self) {
+        self.ties.clear();
+        self.nodes.clear();
     }
 
-    /// Judges the last run of the path to depth `depth` (at least 1): false if no solution
-    /// that continues it on another axis leads its class.
-    pub fn judge(&mut self, symmetry: &PositionSymmetry, depth: u8) -> bool {
-        let depth = usize::from(depth);
-        symmetry.judge_run(
-            &self.moves[..depth],
-            &self.before[depth],
-            &mut self.after[depth],
-        )
+    /// The ties of node `i` before its last run.
+    pub fn before(&self, i: usize) -> &[Tie] {
+        let (start, end) = self.nodes[i].before;
+        &self.ties[start as usize..end as usize]
     }
 
-    /// The path to depth `depth` goes on with `turn`. If `turn` is on another axis than the
-    /// last, the node at `depth` must have been judged and passed.
-    pub fn descend(&mut self, depth: u8, turn: Move) {
-        let depth = usize::from(depth);
-        self.moves[depth] = turn;
-        let (upper, lower) = self.before.split_at_mut(depth + 1);
-        if depth == 0 || same_axis(self.moves[depth - 1], turn) {
-            lower[0].clone_from(&upper[depth]);
+    fn after(&self, i: usize) -> &[Tie] {
+        let (start, end) = self.nodes[i].after;
+        &self.ties[start as usize..end as usize]
+    }
+
+    /// Adds the root of a walk, the node that `path` reaches: its ties before its last run are
+    /// those after the path's complete runs (none if one of them is judged smaller, which only
+    /// weakens the judging, never makes it wrong; such a prefix is not listed).
+    pub fn push_root(&mut self, symmetry: &PositionSymmetry, path: &[Move]) {
+        let ties = symmetry.judge_runs(path).unwrap_or_default();
+        self.push(&ties);
+    }
+
+    /// Adds the node reached by `turn` from node `parent` of the depth above (`above`), whose
+    /// own last turn was `parent_turn` (`None` for the empty path).
+    pub fn push_child(
+        &mut self,
+        above: &DepthTies,
+        parent: usize,
+        parent_turn: Option<Move>,
+        turn: Move,
+    ) {
+        let continues = parent_turn.is_none_or(|last| same_axis(last, turn));
+        let start = self.ties.len() as u32;
+        if continues {
+            self.ties.extend_from_slice(above.before(parent));
         } else {
-            lower[0].clone_from(&self.after[depth]);
+            self.ties.extend_from_slice(above.after(parent));
         }
+        let end = self.ties.len() as u32;
+        self.nodes.push(NodeTies {
+            before: (start, end),
+            after: (end, end),
+        });
+    }
+
+    fn push(&mut self, ties: &[Tie]) {
+        let start = self.ties.len() as u32;
+        self.ties.extend_from_slice(ties);
+        let end = self.ties.len() as u32;
+        self.nodes.push(NodeTies {
+            before: (start, end),
+            after: (end, end),
+        });
+    }
+
+    /// Judges the last run of node `i`, the last one added, whose path is `moves` (at least
+    /// one move), and records its ties after it: false if no solution that continues it on
+    /// another axis leads its class.
+    pub fn judge(&mut self, i: usize, symmetry: &PositionSymmetry, moves: &[Move]) -> bool {
+        debug_assert_eq!(i + 1, self.nodes.len(), "judged out of order");
+        let (start, end) = self.nodes[i].before;
+        let before = &self.ties[start as usize..end as usize];
+        let passed = symmetry.judge_run(moves, before, &mut self.judged);
+        let start = self.ties.len() as u32;
+        self.ties.extend_from_slice(&self.judged);
+        self.nodes[i].after = (start, self.ties.len() as u32);
+        passed
     }
 }
 

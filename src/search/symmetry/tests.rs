@@ -183,10 +183,11 @@ fn the_leader_of_every_shifted_class_passes_judging() {
     }
 }
 
-/// The walk's judging, depth by depth from a prefix, agrees with judging the whole path at
-/// once: the same ties at every depth, and a path dropped exactly where it stops passing.
+/// The walk's judging, depth by depth from a prefix with each node's ties handed down from its
+/// parent's, agrees with judging the whole path at once: the same ties at every depth, and a
+/// path dropped exactly where it stops passing.
 #[test]
-fn the_path_judge_agrees_with_judging_whole_paths() {
+fn the_ties_handed_down_agree_with_judging_whole_paths() {
     let symmetry = PositionSymmetry::of(&Cube3::SOLVED);
     let (mut dropped, mut kept) = (0, 0);
     for metric in crate::model::cube::Metric::BOTH {
@@ -195,25 +196,32 @@ fn the_path_judge_agrees_with_judging_whole_paths() {
             if symmetry.judge_runs(&path[..prefix]).is_none() {
                 continue; // never listed as a prefix
             }
-            let mut judge = PathJudge::new(&symmetry, &path[..prefix], path.len());
+            // One node a depth, each the only node of its depth's ties.
+            let mut depths: Vec<DepthTies> =
+                (0..=path.len()).map(|_| DepthTies::default()).collect();
+            depths[prefix].push_root(&symmetry, &path[..prefix]);
             let mut passed = true;
             for depth in prefix..path.len() {
+                if depth > prefix {
+                    let (above, here) = depths.split_at_mut(depth);
+                    let parent_turn = (depth > 1).then(|| path[depth - 2]);
+                    here[0].push_child(&above[depth - 1], 0, parent_turn, path[depth - 1]);
+                }
                 let expected = symmetry.judge_runs(&path[..depth]);
                 assert_eq!(
-                    judge.before[depth],
-                    expected.unwrap_or_default(),
+                    depths[depth].before(0),
+                    expected.unwrap_or_default().as_slice(),
                     "{path:?}"
                 );
                 let turn = path[depth];
                 if depth > 0 && !same_axis(path[depth - 1], turn) {
-                    passed = judge.judge(&symmetry, depth as u8);
+                    passed = depths[depth].judge(0, &symmetry, &path[..depth]);
                     let judged = symmetry.judge_runs(&path[..=depth]);
                     assert_eq!(passed, judged.is_some(), "{path:?} at {depth}");
                     if !passed {
                         break;
                     }
                 }
-                judge.descend(depth as u8, turn);
             }
             if passed { kept += 1 } else { dropped += 1 }
         }
