@@ -27,9 +27,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
 
 /// Most nodes of one depth expanded together. Their children's requests (about eleven a node)
-/// are made in one round; 32 nodes already hide the latency of the round's first request
-/// behind the asking of the rest, and larger batches only spread the working storage over more
-/// of the cache (reports/performance.md, "The walk a batch at a time").
+/// are made in one round, so the first line of a round has arrived by the time the last is
+/// asked for; 32 and 128 measure the same as 64 (reports/performance.md, "The walk a batch at
+/// a time").
 const BATCH: usize = 64;
 
 /// Nodes between two looks at the clock and at the other threads.
