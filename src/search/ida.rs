@@ -358,7 +358,7 @@ impl<H: Heuristic> Ida<H> {
         let next = AtomicUsize::new(0);
         let results = Mutex::new(vec![(Vec::new(), 0u64); prefixes.len()]);
         let work = || {
-            // Frames (tens of KB per depth) are made once per thread, not per subtree.
+            // Frames (up to a few hundred KB per depth) are made once per thread, not per subtree.
             let mut frames = frames();
             while let Some(&index) = order.get(next.fetch_add(1, Relaxed)) {
                 let first = shared.first_found.load(Relaxed);

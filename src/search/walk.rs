@@ -14,7 +14,9 @@
 //! this depth: depth first over batches. A batch lists its children in canonical order (node
 //! by node, each node's by turn), and each batch's subtrees are walked before the next batch's,
 //! so the leaves are reached in canonical order and the first solution found is the one a walk
-//! of one node at a time finds first; the nodes visited and the bounds' decisions are the same.
+//! of one node at a time finds first. The bounds' decisions are the same, and so are the nodes
+//! of a complete iteration; an iteration that stops at a solution has also expanded the rest of
+//! each batch on the solution's path.
 //! A node's path is not kept as it is walked: each node records its parent's place in the depth
 //! above, and the paths of solutions and prefixes are read back through those.
 
@@ -66,7 +68,7 @@ pub struct Node<C, D> {
     /// The moves that may follow it.
     allowed: u32,
     /// The moves that may begin the other end: its canonical moves, narrowed by every tight
-    /// bound met since that end was last extended (see [`Walk::narrow_other_end`]).
+    /// bound met since that end was last extended (see [`narrow_other_end`]).
     other_allowed: u32,
     /// What its dual lookup hands down.
     dual: D,
@@ -122,8 +124,10 @@ struct Scratch<H: Heuristic> {
     children: Vec<ChildOf<H>>,
     ends: Vec<u32>,
     /// Whether each node's last run lets a turn on another axis follow (see
-    /// [`Walk::judge_last_run`]).
+    /// [`Walk::judge_batch`]).
     other_axes_lead: Vec<bool>,
+    /// The moves of the path being judged.
+    path: Vec<Move>,
     /// The children that the direct lookup keeps, grouped by parent (its index in the
     /// batch's depth), with their inverse positions' coordinates for the dual lookup.
     kept: Vec<NodeOf<H>>,
@@ -153,6 +157,7 @@ impl<H: Heuristic> Frames<H> {
                 children: Vec::new(),
                 ends: Vec::new(),
                 other_axes_lead: Vec::new(),
+                path: Vec::new(),
                 kept: Vec::new(),
                 kept_parents: Vec::new(),
                 inverses: Vec::new(),
@@ -344,6 +349,11 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     /// Searches the subtree below `node` at depth `g` (the length of the walk's path); true
     /// once it is done (a solution found and one is enough).
     pub fn search(&mut self, node: &NodeOf<H>, g: u8) -> bool {
+        debug_assert_eq!(
+            usize::from(g),
+            self.root_path.len(),
+            "a root at its path's depth"
+        );
         let frame = &mut self.frames.depths[usize::from(g)];
         frame.nodes.clear();
         frame.nodes.push(*node);
@@ -351,7 +361,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         frame.parents.push(0);
         frame.ties.clear();
         if let Some(symmetry) = self.judging() {
-            let moves = self.moves_of(&self.root_path);
+            let mut moves = Vec::new();
+            self.moves_to(g, 0, &mut moves);
             self.frames.depths[usize::from(g)]
                 .ties
                 .push_root(symmetry, &moves);
@@ -446,8 +457,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     }
 
     /// Expands the nodes `batch` of depth `g` below the bound in three rounds over the batch,
-    /// listing at depth `g + 1` the children they enter; false if the deadline or a cancel
-    /// stopped the search first.
+    /// listing at depth `g + 1` the children they enter; false if the search is stopped
+    /// (the deadline, a cancel, or a solution that ends it found by another thread).
     fn expand(&mut self, g: u8, batch: Range<usize>) -> bool {
         if self.nodes >= self.next_check {
             self.next_check = self.nodes + CHECK_INTERVAL;
@@ -485,7 +496,13 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             return;
         };
         let (depth, moves) = (usize::from(g), self.heuristic.moves());
-        let judged = g != 0 && g + 1 < self.shared.bound;
+        if g + 1 >= self.shared.bound {
+            // Children at the bound: neither judged nor handing ties down.
+            let lead = &mut self.frames.scratch.other_axes_lead;
+            lead.resize(batch.len(), true);
+            return;
+        }
+        let mut path = std::mem::take(&mut self.frames.scratch.path);
         for i in batch {
             if depth > self.root_path.len() {
                 let (above, here) = self.frames.depths.split_at_mut(depth);
@@ -495,11 +512,27 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 let turn = moves[usize::from(here.nodes[i].turn)];
                 here.ties.push_child(&above.ties, parent, parent_turn, turn);
             }
-            let passed = !judged || {
-                let path = self.moves_of(&self.path_to(g, i));
+            let passed = g == 0 || {
+                self.moves_to(g, i, &mut path);
                 self.frames.depths[depth].ties.judge(i, symmetry, &path)
             };
             self.frames.scratch.other_axes_lead.push(passed);
+        }
+        self.frames.scratch.path = path;
+    }
+
+    /// The moves of the path to node `i` of depth `g`, into `out` (no turn of the far end:
+    /// cyclic positions turn no node around).
+    fn moves_to(&self, g: u8, mut i: usize, out: &mut Vec<Move>) {
+        let moves = self.heuristic.moves();
+        let move_of = |turn: u8| moves[usize::from(turn & !FAR_END)];
+        out.clear();
+        out.extend(self.root_path.iter().map(|&turn| move_of(turn)));
+        out.resize(usize::from(g), moves[0]);
+        for depth in (self.root_path.len() + 1..=usize::from(g)).rev() {
+            let frame = &self.frames.depths[depth];
+            out[depth - 1] = move_of(frame.nodes[i].turn);
+            i = frame.parents[i] as usize;
         }
     }
 
@@ -507,14 +540,6 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     /// the search proper (prefixes are judged by their caller).
     fn judging(&self) -> Option<&'a PositionSymmetry> {
         self.shared.shifts.as_ref().filter(|_| self.split.is_none())
-    }
-
-    /// The moves of a path (no turn of the far end: cyclic positions turn no node around).
-    fn moves_of(&self, path: &[u8]) -> Vec<Move> {
-        let moves = self.heuristic.moves();
-        path.iter()
-            .map(|&t| moves[usize::from(t & !FAR_END)])
-            .collect()
     }
 
     /// The second round: reads the children's entries and keeps those within the bound, a

@@ -36,7 +36,8 @@ use std::path::Path;
 /// The search keeps [`Heuristic::Coords`] per node and moves them with [`Heuristic::child`];
 /// the child's table entries are located by [`Heuristic::ready`] and asked for from the memory
 /// system by [`Heuristic::ask`] (or already by `child`, where locating them needs no read). The
-/// children of a node are all generated before any is looked up, so the reads overlap.
+/// children of a batch of nodes are all generated before any is looked up, so the reads overlap
+/// (see [`super::walk`]).
 pub trait Heuristic: Sync {
     /// What a node carries for its lookups.
     type Coords: Copy + Default + Send + Sync;
@@ -56,7 +57,7 @@ pub trait Heuristic: Sync {
     /// asked for.
     fn child(&self, c: &Self::Coords, turn: usize) -> Self::Coords;
 
-    /// The second step of generating a child, run once every child of a node has had its
+    /// The second step of generating a child, run once every child of a batch has had its
     /// first ([`Heuristic::child`]): what the lookups need that depends on reads the first
     /// step asked for, such as where the table entries are. Splitting the steps lets the reads
     /// of all children overlap instead of waiting one after another. Nothing by default.

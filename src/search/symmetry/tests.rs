@@ -229,6 +229,76 @@ fn the_ties_handed_down_agree_with_judging_whole_paths() {
     assert!(dropped > 0 && kept > 0, "{dropped} dropped, {kept} kept");
 }
 
+/// Ties handed down through whole depths of a tree, as the walk keeps them: many nodes a depth,
+/// each found through its parent's place in the depth above, pushed and judged in order, and
+/// children on another axis dropped below a node that fails. Every node has the ties of judging
+/// its whole path, and each depth holds exactly the canonical sequences whose complete runs all
+/// pass.
+#[test]
+fn ties_handed_down_through_whole_depths_agree_with_judging_whole_paths() {
+    use crate::model::cube::Metric;
+    use crate::search::canonical::Canonical;
+    const DEPTHS: usize = 5;
+    let symmetry = PositionSymmetry::of(&Cube3::SOLVED);
+    for metric in Metric::BOTH {
+        let turns: Vec<Move> = match metric {
+            Metric::Htm => Move::all().collect(),
+            Metric::Qtm => Move::all().filter(|m| m.quarter_turns() != 2).collect(),
+        };
+        let canonical = Canonical::new(metric, &turns);
+        // Per depth: each node's path, history, parent and whether its last run passed.
+        let mut depths = vec![vec![(Vec::new(), Canonical::ROOT, 0, true)]];
+        let mut ties: Vec<DepthTies> = (0..=DEPTHS).map(|_| DepthTies::default()).collect();
+        ties[0].push_root(&symmetry, &[]);
+        let mut every = vec![(Vec::<Move>::new(), Canonical::ROOT)];
+        for depth in 1..=DEPTHS {
+            let mut level = Vec::new();
+            for (parent, (path, history, _, passed)) in depths[depth - 1].iter().enumerate() {
+                for (t, &turn) in turns.iter().enumerate() {
+                    let allowed = canonical.allowed(*history) & 1 << t != 0;
+                    let leads = *passed || path.last().is_some_and(|&last| same_axis(last, turn));
+                    if allowed && leads {
+                        let mut longer = path.clone();
+                        longer.push(turn);
+                        level.push((longer, Canonical::after(*history, t), parent, true));
+                    }
+                }
+            }
+            let (above, here) = ties.split_at_mut(depth);
+            for (i, (path, _, parent, passed)) in level.iter_mut().enumerate() {
+                let parent_turn = (depth > 1).then(|| path[depth - 2]);
+                here[0].push_child(&above[depth - 1], *parent, parent_turn, path[depth - 1]);
+                let whole = symmetry.judge_runs(path);
+                assert!(whole.is_some(), "{metric:?}: {path:?} kept");
+                assert_eq!(here[0].before(i), whole.unwrap_or_default().as_slice());
+                *passed = here[0].judge(i, &symmetry, path);
+            }
+            // The same depth without the tree: every canonical sequence, judged whole.
+            every = every
+                .iter()
+                .flat_map(|(path, history)| {
+                    let canonical = &canonical;
+                    turns
+                        .iter()
+                        .enumerate()
+                        .filter(move |&(t, _)| canonical.allowed(*history) & 1 << t != 0)
+                        .map(move |(t, &turn)| {
+                            let mut longer = path.clone();
+                            longer.push(turn);
+                            (longer, Canonical::after(*history, t))
+                        })
+                })
+                .collect();
+            let passing = every
+                .iter()
+                .filter(|(path, _)| symmetry.judge_runs(path).is_some())
+                .count();
+            assert_eq!(level.len(), passing, "{metric:?} at depth {depth}");
+            depths.push(level);
+        }
+    }
+}
+
 /// Of the 43,254 canonical HTM sequences of four turns, about one in 48 may lead its class
 /// under all 48 symmetries (a few more: sequences that some symmetries keep lead classes
 /// smaller than 48).
