@@ -690,7 +690,10 @@ impl CosetSolver {
             return (0, 0);
         }
         let depth = depth as u8;
-        // The work is split at the sequences' first two moves.
+        // The work is split at the sequences' first moves, as many as give every thread
+        // [`TASKS_A_THREAD`] tasks: two moves (about 240 starts, 60 tasks) on a few cores,
+        // three (about 3,200) on many, where 60 tasks of unequal size would leave most
+        // threads waiting on the largest.
         let root = Node {
             coord: start,
             pieces: Arrangement::of(representative),
@@ -707,7 +710,8 @@ impl CosetSolver {
             &mut starts,
         );
         let mut togo = depth - 1;
-        if togo >= 2 {
+        let enough = TASKS_A_THREAD * STARTS_A_TASK * rayon::current_num_threads();
+        while togo >= 2 && starts.len() < enough {
             let firsts = std::mem::take(&mut starts);
             self.children(&firsts, togo, ending, &mut pending, &mut starts);
             togo -= 1;
@@ -943,8 +947,12 @@ struct Pending {
 /// processor's misses in flight, few enough that its nodes stay in the first-level cache.
 const BATCH: usize = 64;
 
-/// The sequences' starts (after their first two moves) a task of the parallel walk takes.
+/// The sequences' starts (after their first moves) a task of the parallel walk takes.
 const STARTS_A_TASK: usize = 4;
+
+/// Tasks of the parallel walk a thread should have at least, so that threads that finish
+/// early find more work.
+const TASKS_A_THREAD: usize = 8;
 
 /// One thread's walk of phase 1 below some nodes, depth first a batch of nodes at a time: the
 /// children of a batch are found together, then walked a batch at a time.
