@@ -102,10 +102,9 @@ impl H48Heuristic {
         self.subgroup >> turn & 1 == 1
     }
 
-    /// The coordinates of `cube`, their table line located.
+    /// The coordinates of `coord`, their table line located.
     #[inline]
-    fn locate(&self, cube: &Cube3) -> H48Coords {
-        let coord = H48Coord::of(cube);
+    fn locate(&self, coord: H48Coord) -> H48Coords {
         H48Coords {
             coord,
             index: self.entry(coord),
@@ -121,7 +120,7 @@ impl H48Heuristic {
     /// The coordinates of `cube`, their table line asked for.
     #[inline]
     fn coords_of(&self, cube: &Cube3) -> H48Coords {
-        let coords = self.locate(cube);
+        let coords = self.locate(H48Coord::of(cube));
         self.table().prefetch(coords.index);
         coords
     }
@@ -194,7 +193,7 @@ impl Heuristic for H48Heuristic {
         if self.inherits(turn) {
             return H48Coords::default();
         }
-        self.locate(&cube.inverse())
+        self.locate(H48Coord::of_inverse(cube))
     }
 
     #[inline(always)]

@@ -195,6 +195,37 @@ impl H48Coord {
         }
     }
 
+    /// The coordinate of `cube`'s inverse, read straight from `cube`: the inverse holds piece
+    /// `i` in slot `cube.perm[i]`, twisted the other way, so each of its masks (the slots that
+    /// hold a set of pieces) is the image of that set under `cube.perm`. The dual lookup
+    /// takes the coordinate of every kept child's inverse; building the inverse first cost
+    /// about as much again.
+    #[inline]
+    pub fn of_inverse(cube: &Cube3) -> H48Coord {
+        /// The weight of slot `t`'s twist in [`H48Coord::twist`] (slot 7's is implied).
+        const TWIST_WEIGHT: [u32; 8] = [729, 243, 81, 27, 9, 3, 1, 0];
+        let (c, e) = (&cube.corners, &cube.edges);
+        let (mut tetrad, mut twist) = (0u32, 0u32);
+        for (i, (&slot, &ori)) in c.perm.iter().zip(&c.ori).enumerate() {
+            tetrad |= (TETRAD >> i & 1) << slot;
+            twist += u32::from((3 - ori) % 3) * TWIST_WEIGHT[usize::from(slot)];
+        }
+        let (mut m, mut s, mut flips) = (0u32, 0u32, 0u32);
+        for (i, (&slot, &ori)) in e.perm.iter().zip(&e.ori).enumerate() {
+            let bit = 1u32 << slot;
+            m |= bit * (SLICE_PIECES[0] >> i & 1);
+            s |= bit * (SLICE_PIECES[1] >> i & 1);
+            flips |= bit * u32::from(ori);
+        }
+        H48Coord {
+            split: rank_combination(tetrad) as u8,
+            twist: twist as u16,
+            m: m as u16,
+            s: s as u16,
+            flips: flips as u16,
+        }
+    }
+
     /// The corner part, `split x 2187 + twist`.
     #[inline(always)]
     pub fn corners(self) -> u32 {

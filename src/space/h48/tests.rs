@@ -32,6 +32,20 @@ fn kept_flips_round_trip_and_are_linear() {
     }
 }
 
+/// The coordinate of a position's inverse read from the position is the inverse's coordinate.
+#[test]
+fn the_inverse_coordinate_is_read_from_the_position() {
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(42);
+    for _ in 0..2_000 {
+        let cube = Cube3::random(&mut rng);
+        assert_eq!(H48Coord::of_inverse(&cube), H48Coord::of(&cube.inverse()));
+    }
+    for m in crate::model::cube::Move::all() {
+        let cube = Cube3::of_move(m);
+        assert_eq!(H48Coord::of_inverse(&cube), H48Coord::of(&cube.inverse()));
+    }
+}
+
 /// Moving the coordinate by tables agrees with moving the cubies.
 #[test]
 fn moves_agree_with_cubies() {
