@@ -410,17 +410,24 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     }
 
     /// The path to node `i` of depth `g`, read back through the nodes' parents.
-    fn path_to(&self, g: u8, mut i: usize) -> Vec<u8> {
-        let root = self.root_path.len();
-        let mut path = self.root_path.clone();
-        path.resize(usize::from(g), 0);
-        for depth in (root + 1..=usize::from(g)).rev() {
+    fn path_to(&self, g: u8, i: usize) -> Vec<u8> {
+        let mut path = Vec::new();
+        self.read_path(g, i, &mut path, |entry| entry);
+        path
+    }
+
+    /// The path to node `i` of depth `g` into `out`, each entry (a turn, with [`FAR_END`] for
+    /// the far end's) as `of` makes it.
+    fn read_path<T: Copy>(&self, g: u8, mut i: usize, out: &mut Vec<T>, of: impl Fn(u8) -> T) {
+        out.clear();
+        out.extend(self.root_path.iter().map(|&entry| of(entry)));
+        out.resize(usize::from(g), of(0));
+        for depth in (self.root_path.len() + 1..=usize::from(g)).rev() {
             let frame = &self.frames.depths[depth];
             let node = &frame.nodes[i];
-            path[depth - 1] = node.turn | if node.end { FAR_END } else { 0 };
+            out[depth - 1] = of(node.turn | if node.end { FAR_END } else { 0 });
             i = frame.parents[i] as usize;
         }
-        path
     }
 
     /// Offers each prefix listed at depth `g` to the split's test, keeping those it passes.
@@ -490,18 +497,13 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     /// costs less than judging), nor the root of the empty path, nor prefixes.
     fn judge_batch(&mut self, g: u8, batch: Range<usize>) {
         self.frames.scratch.other_axes_lead.clear();
-        let Some(symmetry) = self.judging() else {
+        // Nodes whose children are at the bound are neither judged nor hand ties down.
+        let Some(symmetry) = self.judging().filter(|_| g + 1 < self.shared.bound) else {
             let lead = &mut self.frames.scratch.other_axes_lead;
             lead.resize(batch.len(), true);
             return;
         };
         let (depth, moves) = (usize::from(g), self.heuristic.moves());
-        if g + 1 >= self.shared.bound {
-            // Children at the bound: neither judged nor handing ties down.
-            let lead = &mut self.frames.scratch.other_axes_lead;
-            lead.resize(batch.len(), true);
-            return;
-        }
         let mut path = std::mem::take(&mut self.frames.scratch.path);
         for i in batch {
             if depth > self.root_path.len() {
@@ -523,17 +525,9 @@ impl<'a, H: Heuristic> Walk<'a, H> {
 
     /// The moves of the path to node `i` of depth `g`, into `out` (no turn of the far end:
     /// cyclic positions turn no node around).
-    fn moves_to(&self, g: u8, mut i: usize, out: &mut Vec<Move>) {
+    fn moves_to(&self, g: u8, i: usize, out: &mut Vec<Move>) {
         let moves = self.heuristic.moves();
-        let move_of = |turn: u8| moves[usize::from(turn & !FAR_END)];
-        out.clear();
-        out.extend(self.root_path.iter().map(|&turn| move_of(turn)));
-        out.resize(usize::from(g), moves[0]);
-        for depth in (self.root_path.len() + 1..=usize::from(g)).rev() {
-            let frame = &self.frames.depths[depth];
-            out[depth - 1] = move_of(frame.nodes[i].turn);
-            i = frame.parents[i] as usize;
-        }
+        self.read_path(g, i, out, |entry| moves[usize::from(entry & !FAR_END)]);
     }
 
     /// The position's symmetry where paths are judged at every run: a cyclic position's, in

@@ -202,13 +202,11 @@ impl H48Coord {
     /// about as much again.
     #[inline]
     pub fn of_inverse(cube: &Cube3) -> H48Coord {
-        /// The weight of slot `t`'s twist in [`H48Coord::twist`] (slot 7's is implied).
-        const TWIST_WEIGHT: [u32; 8] = [729, 243, 81, 27, 9, 3, 1, 0];
         let (c, e) = (&cube.corners, &cube.edges);
-        let (mut tetrad, mut twist) = (0u32, 0u32);
+        let (mut tetrad, mut twists) = (0u32, [0u8; 8]);
         for (i, (&slot, &ori)) in c.perm.iter().zip(&c.ori).enumerate() {
             tetrad |= (TETRAD >> i & 1) << slot;
-            twist += u32::from((3 - ori) % 3) * TWIST_WEIGHT[usize::from(slot)];
+            twists[usize::from(slot)] = (3 - ori) % 3;
         }
         let (mut m, mut s, mut flips) = (0u32, 0u32, 0u32);
         for (i, (&slot, &ori)) in e.perm.iter().zip(&e.ori).enumerate() {
@@ -219,7 +217,7 @@ impl H48Coord {
         }
         H48Coord {
             split: rank_combination(tetrad) as u8,
-            twist: twist as u16,
+            twist: rank_digits(&twists[..7], 3) as u16,
             m: m as u16,
             s: s as u16,
             flips: flips as u16,
