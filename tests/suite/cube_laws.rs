@@ -26,6 +26,12 @@ fn any_pocket() -> impl Strategy<Value = Cube2> {
 }
 
 proptest! {
+    /// `apply` rewrites only the slots a turn changes; it must agree with the whole product.
+    #[test]
+    fn applying_a_turn_is_composing_with_its_cubie_state(cube in any_cube(), m in any_move()) {
+        prop_assert_eq!(cube.apply(m), cube.then(&Cube3::of_move(m)));
+    }
+
     #[test]
     fn a_move_four_times_is_the_identity(cube in any_cube(), m in any_move()) {
         let once = Cube3::of_move(Move::new(m.face(), 1));
