@@ -110,7 +110,7 @@ const BINOMIALS: [[u32; 17]; 17] = {
 /// order: with the members `v_0 < v_1 < ...`, the rank is `sum C(v_i, i + 1)` (the
 /// combinatorial number system), so `{0, .., k-1}` is 0 and the highest `k` values rank last.
 #[inline]
-pub fn rank_combination(mask: u32) -> u64 {
+pub const fn rank_combination(mask: u32) -> u64 {
     debug_assert!(mask < 1 << MAX_COMBINATION_VALUES);
     let mut rank = 0;
     let mut rest = mask;
@@ -121,7 +121,7 @@ pub fn rank_combination(mask: u32) -> u64 {
         i += 1;
         rank += BINOMIALS[value][i];
     }
-    u64::from(rank)
+    rank as u64
 }
 
 /// Inverse of [`rank_combination`]: the mask of the `k`-element subset of rank `rank`.

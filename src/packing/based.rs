@@ -257,6 +257,33 @@ fn minimum_byte(index: u64) -> usize {
     (index / PER_LINE) as usize * LINE_BYTES + LINE_BYTES - 1
 }
 
+/// Where an entry lies in a payload: its byte times four plus its place in that byte.
+/// Locating an entry divides its index by [`PER_LINE`]; a search that asks for an entry and
+/// reads it later keeps its spot, and divides once.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Spot(u64);
+
+impl Spot {
+    /// The spot of entry `index`.
+    #[inline(always)]
+    pub fn of(index: u64) -> Spot {
+        let (byte, shift) = locate(index);
+        Spot((byte as u64) << 2 | u64::from(shift >> 1))
+    }
+
+    /// The byte that holds the entry.
+    #[inline(always)]
+    fn byte(self) -> usize {
+        (self.0 >> 2) as usize
+    }
+
+    /// The shift of the entry's two bits in its byte.
+    #[inline(always)]
+    fn shift(self) -> u32 {
+        (self.0 & 3) as u32 * 2
+    }
+}
+
 /// A based payload, read.
 #[derive(Clone, Copy)]
 pub struct Based<'a> {
@@ -295,26 +322,26 @@ impl<'a> Based<'a> {
         self.base
     }
 
-    /// Byte holding entry `index`, and the line's last byte (which holds the minimum).
-    #[inline(always)]
-    fn place(index: u64) -> (usize, usize, u32) {
-        let (byte, shift) = locate(index);
-        (byte, minimum_byte(index), shift)
-    }
-
     /// The stored code of entry `index`: 0 (at most the base) to 3.
     #[inline(always)]
     pub fn code(&self, index: u64) -> u8 {
-        let (byte, _, shift) = Based::place(index);
+        let (byte, shift) = locate(index);
         (self.packed[byte] >> shift) & 3
     }
 
     /// The lower bound entry `index` gives: `base + code`, or for code 0 its line's minimum.
     #[inline(always)]
     pub fn value(&self, index: u64) -> u8 {
-        let (byte, last, shift) = Based::place(index);
-        match (self.packed[byte] >> shift) & 3 {
-            0 => self.packed[last] >> 4,
+        self.value_at(Spot::of(index))
+    }
+
+    /// The lower bound of the entry at `spot` (see [`Based::value`]). The line's minimum is in
+    /// the top four bits of the line's last byte.
+    #[inline(always)]
+    pub fn value_at(&self, spot: Spot) -> u8 {
+        let byte = spot.byte();
+        match (self.packed[byte] >> spot.shift()) & 3 {
+            0 => self.packed[byte | (LINE_BYTES - 1)] >> 4,
             code => self.base + code,
         }
     }
@@ -322,7 +349,13 @@ impl<'a> Based<'a> {
     /// Asks for the cache line of entry `index`.
     #[inline(always)]
     pub fn prefetch(&self, index: u64) {
-        crate::space::prefetch(self.packed, (index / PER_LINE) as usize * LINE_BYTES);
+        self.prefetch_at(Spot::of(index));
+    }
+
+    /// Asks for the cache line of the entry at `spot`.
+    #[inline(always)]
+    pub fn prefetch_at(&self, spot: Spot) {
+        crate::space::prefetch(self.packed, spot.byte() & !(LINE_BYTES - 1));
     }
 
     /// How many of the first `entries` entries hold each code.

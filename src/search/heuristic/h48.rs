@@ -11,16 +11,16 @@
 use super::{Entries, Heuristic, open_table};
 use crate::catalogue::{TableId, TableKind};
 use crate::model::cube::{Cube3, Metric, Move};
-use crate::packing::based::{Based, best_base};
+use crate::packing::based::{Based, Spot, best_base};
 use crate::space::h48::{H48Coord, H48Space, H48Table};
 use crate::table::{Table, TableError};
 use std::path::Path;
 
-/// A node's coset coordinate and its table index.
+/// A node's coset coordinate and where its table entry lies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct H48Coords {
     coord: H48Coord,
-    index: u64,
+    spot: Spot,
 }
 
 /// What the dual lookup keeps of a node's inverse position: its coordinates and value, so that
@@ -41,7 +41,7 @@ pub struct H48Heuristic {
     /// The table's lines (see [`Based`]) and base.
     lines: Entries,
     base: u8,
-    goal: u64,
+    goal: Spot,
     // The mapping `lines` reads; declared last, dropped after it.
     _table: Table,
 }
@@ -72,7 +72,7 @@ impl H48Heuristic {
         }
         let (lines, base) = (Entries::of_bytes(based.lines()), based.base());
         let space = H48Space::new(layout.flips, metric);
-        let goal = layout.entry_of(space.index(H48Coord::of(&Cube3::SOLVED)));
+        let goal = Spot::of(layout.entry_of(space.index(H48Coord::of(&Cube3::SOLVED))));
         Ok(H48Heuristic {
             metric,
             layout,
@@ -92,7 +92,7 @@ impl H48Heuristic {
 
     #[inline(always)]
     fn read(&self, c: &H48Coords) -> u8 {
-        self.table().value(c.index)
+        self.table().value_at(c.spot)
     }
 
     /// Whether a child reached by `turn` inherits its parent's inverse value: a half turn lies
@@ -107,21 +107,21 @@ impl H48Heuristic {
     fn locate(&self, coord: H48Coord) -> H48Coords {
         H48Coords {
             coord,
-            index: self.entry(coord),
+            spot: self.entry(coord),
         }
     }
 
-    /// The table entry of `coord`.
+    /// Where the table entry of `coord` lies.
     #[inline(always)]
-    fn entry(&self, coord: H48Coord) -> u64 {
-        self.layout.entry_of(self.space.index(coord))
+    fn entry(&self, coord: H48Coord) -> Spot {
+        Spot::of(self.layout.entry_of(self.space.index(coord)))
     }
 
     /// The coordinates of `cube`, their table line asked for.
     #[inline]
     fn coords_of(&self, cube: &Cube3) -> H48Coords {
         let coords = self.locate(H48Coord::of(cube));
-        self.table().prefetch(coords.index);
+        self.table().prefetch_at(coords.spot);
         coords
     }
 
@@ -161,17 +161,20 @@ impl Heuristic for H48Heuristic {
     fn child(&self, c: &H48Coords, turn: usize) -> H48Coords {
         let coord = self.space.apply_coord(c.coord, turn);
         self.space.prefetch_class(coord);
-        H48Coords { coord, index: 0 }
+        H48Coords {
+            coord,
+            spot: Spot::default(),
+        }
     }
 
     #[inline]
     fn ready(&self, c: &mut H48Coords) {
-        c.index = self.entry(c.coord);
+        c.spot = self.entry(c.coord);
     }
 
     #[inline(always)]
     fn ask(&self, c: &H48Coords) {
-        self.table().prefetch(c.index);
+        self.table().prefetch_at(c.spot);
     }
 
     #[inline(always)]
@@ -185,7 +188,7 @@ impl Heuristic for H48Heuristic {
     }
 
     fn is_goal(&self, c: &H48Coords) -> bool {
-        c.index == self.goal
+        c.spot == self.goal
     }
 
     #[inline]
@@ -199,7 +202,7 @@ impl Heuristic for H48Heuristic {
     #[inline(always)]
     fn ask_inverse(&self, inverse: &H48Coords, turn: u8) {
         if !self.inherits(turn) {
-            self.table().prefetch(inverse.index);
+            self.table().prefetch_at(inverse.spot);
         }
     }
 

@@ -53,6 +53,32 @@ pub const SYMS: usize = 48;
 
 /// The first tetrad's pieces: URF, ULB, DLF, DRB (corners 0, 2, 5, 7).
 const TETRAD: u32 = 0b1010_0101;
+/// The split of each mask of eight corner slots holding four first-tetrad corners
+/// ([`rank_combination`] read from a table: the inverse's split is taken at every kept child).
+const SPLIT_OF_SLOTS: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut mask = 0;
+    while mask < 256 {
+        table[mask] = rank_combination(mask as u32) as u8;
+        mask += 1;
+    }
+    table
+};
+
+/// Per corner slot and twist `t`: what a corner there twisted by `t` adds to the twist part of
+/// the inverse, which twists it by `-t` ([`rank_digits`]' weight of the slot times that digit;
+/// slot 7's digit follows from the others and weighs nothing).
+const INVERSE_TWIST: [[u16; 4]; 8] = {
+    let mut table = [[0u16; 4]; 8];
+    let mut slot = 0;
+    while slot < 7 {
+        let weight = 3u16.pow(6 - slot as u32);
+        table[slot] = [0, 2 * weight, weight, 0];
+        slot += 1;
+    }
+    table
+};
+
 /// The M-slice edges UF UB DF DB (pieces 1, 3, 5, 7), the S-slice edges UR UL DR DL (0, 2, 4,
 /// 6) and the E-slice edges FR FL BL BR (8 to 11), as masks of pieces, which are also the
 /// masks of their home slots.
@@ -203,10 +229,11 @@ impl H48Coord {
     #[inline]
     pub fn of_inverse(cube: &Cube3) -> H48Coord {
         let (c, e) = (&cube.corners, &cube.edges);
-        let (mut tetrad, mut twists) = (0u32, [0u8; 8]);
+        let (mut tetrad, mut twist) = (0u32, 0u16);
         for (i, (&slot, &ori)) in c.perm.iter().zip(&c.ori).enumerate() {
             tetrad |= (TETRAD >> i & 1) << slot;
-            twists[usize::from(slot)] = (3 - ori) % 3;
+            // Masked to the table's bounds, which every valid cube keeps to anyway.
+            twist += INVERSE_TWIST[usize::from(slot & 7)][usize::from(ori & 3)];
         }
         let (mut m, mut s, mut flips) = (0u32, 0u32, 0u32);
         for (i, (&slot, &ori)) in e.perm.iter().zip(&e.ori).enumerate() {
@@ -216,8 +243,8 @@ impl H48Coord {
             flips |= bit * u32::from(ori);
         }
         H48Coord {
-            split: rank_combination(tetrad) as u8,
-            twist: rank_digits(&twists[..7], 3) as u16,
+            split: SPLIT_OF_SLOTS[(tetrad & 0xff) as usize],
+            twist,
             m: m as u16,
             s: s as u16,
             flips: flips as u16,
