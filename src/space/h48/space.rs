@@ -14,14 +14,18 @@ use crate::space::{MoveSpace, StateSpace, move_table};
 /// outside its own slice and the symmetry moves its reference sticker to the other face of its
 /// pair (`refers`): the flip of an edge of slice `a` in a slot of slice `b` changes
 /// by `refers[a] ^ refers[b]`, so an edge in its own slice keeps its flip, as `H0` needs.
+///
+/// [`EdgeSym48::apply`] runs for every table index, so its fields are laid out to read
+/// without branches or bounds checks.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct EdgeSym48 {
     pub(super) slots: SlotMap,
-    pub(super) source: [usize; 3],
-    /// Per slice, whether the symmetry moves its edges' reference sticker (the U or D sticker,
-    /// the F or B one for the E slice) off the image's reference, up to one choice for all
-    /// three: only differences between slices show.
-    pub(super) refers: [bool; 3],
+    /// `source[0]` and `source[1]`, the slices whose edges become the image's M and S slices.
+    source: [u8; 2],
+    /// For slices S and E, all slots where the symmetry moves its edges' reference sticker
+    /// (the U or D sticker, the F or B one for the E slice) off the image's reference, else
+    /// none. Only differences between slices show, so slice M's is taken as unmoved.
+    refers: [u32; 2],
 }
 
 impl EdgeSym48 {
@@ -30,7 +34,7 @@ impl EdgeSym48 {
         let to = slots_under(symmetry);
         let slice_of = |piece: u8| SLICE_PIECES.iter().position(|set| set >> piece & 1 == 1);
         let first = |slice: usize| SLICE_PIECES[slice].trailing_zeros() as u8;
-        let source = std::array::from_fn(|x| {
+        let source: [usize; 3] = std::array::from_fn(|x| {
             (0..3)
                 .find(|&a| slice_of(to[usize::from(first(a))]) == Some(x))
                 .expect("a symmetry permutes the slices")
@@ -43,11 +47,11 @@ impl EdgeSym48 {
             moved.perm.swap(usize::from(piece), usize::from(slot));
             conjugate(moved).ori[usize::from(to[usize::from(slot)])] == 1
         };
-        let refers = [false, shown(1, 0), shown(2, 0)];
+        let all_if = |yes: bool| if yes { ALL_SLOTS } else { 0 };
         EdgeSym48 {
             slots: SlotMap::new(to),
-            source,
-            refers,
+            source: [source[0] as u8, source[1] as u8],
+            refers: [all_if(shown(1, 0)), all_if(shown(2, 0))],
         }
     }
 
@@ -55,16 +59,14 @@ impl EdgeSym48 {
     /// and flips `flips`: its `(m, s, flips)`.
     #[inline(always)]
     pub(super) fn apply(&self, m: u32, s: u32, flips: u32) -> (u32, u32, u32) {
-        let by_slice = [m, s, !(m | s) & ALL_SLOTS];
-        let mut changed = flips;
-        for slice in 0..3 {
-            if self.refers[slice] {
-                changed ^= by_slice[slice] ^ SLICE_PIECES[slice];
-            }
-        }
+        let e = !(m | s) & ALL_SLOTS;
+        // A fourth, unused element lets a two-bit index need no bounds check.
+        let by_slice = [m, s, e, 0];
+        let changed =
+            flips ^ (s ^ SLICE_PIECES[1]) & self.refers[0] ^ (e ^ SLICE_PIECES[2]) & self.refers[1];
         (
-            self.slots.apply(by_slice[self.source[0]]),
-            self.slots.apply(by_slice[self.source[1]]),
+            self.slots.apply(by_slice[usize::from(self.source[0] & 3)]),
+            self.slots.apply(by_slice[usize::from(self.source[1] & 3)]),
             self.slots.apply(changed),
         )
     }
@@ -192,7 +194,7 @@ impl H48Space {
     }
 
     /// The table index of a coordinate (one of several for a self-symmetric corner class).
-    #[inline]
+    #[inline(always)]
     pub fn index(&self, c: H48Coord) -> u64 {
         let reduced = self.reduce[c.corners() as usize];
         let (class, sym) = (reduced >> 6, (reduced & 63) as usize);
