@@ -76,6 +76,10 @@ impl EdgeSym48 {
 /// the corner classes, and how the symmetries act on the edge masks.
 pub struct H48Space {
     pub(super) flips: H48Flips,
+    /// `flips.values()` is `1 << flip_bits`, and `flips.edge_values()` is `edge_values`: read
+    /// from fields rather than matched on `flips` for every index.
+    flip_bits: u32,
+    edge_values: u64,
     pub(super) moves: Vec<Move>,
     pub(super) split_moves: Vec<u8>,
     pub(super) twist_moves: Vec<u16>,
@@ -123,6 +127,8 @@ impl H48Space {
         });
         H48Space {
             flips,
+            flip_bits: flips.values().trailing_zeros(),
+            edge_values: u64::from(flips.edge_values()),
             split_moves,
             twist_moves,
             edge_moves: moves.iter().map(|&m| EdgeMove::new(m)).collect(),
@@ -178,7 +184,7 @@ impl H48Space {
         let e = !(m | s) & ALL_SLOTS;
         let placement = u32::from(self.ranks.of12[e as usize]) * 70
             + u32::from(self.ranks.of8[compress(m, !e & ALL_SLOTS) as usize]);
-        placement * self.flips.values() + self.flips.kept(flips, m, s)
+        placement << self.flip_bits | self.flips.kept(flips, m, s)
     }
 
     /// The edge masks of `c` seen through symmetry number `sym`.
@@ -199,7 +205,7 @@ impl H48Space {
         let reduced = self.reduce[c.corners() as usize];
         let (class, sym) = (reduced >> 6, (reduced & 63) as usize);
         let (m, s, flips) = self.conjugate_edges(&c, sym);
-        u64::from(class) * u64::from(self.flips.edge_values())
+        u64::from(class) * self.edge_values
             + u64::from(self.edge_value(m, s, flips))
     }
 
