@@ -205,8 +205,7 @@ impl H48Space {
         let reduced = self.reduce[c.corners() as usize];
         let (class, sym) = (reduced >> 6, (reduced & 63) as usize);
         let (m, s, flips) = self.conjugate_edges(&c, sym);
-        u64::from(class) * self.edge_values
-            + u64::from(self.edge_value(m, s, flips))
+        u64::from(class) * self.edge_values + u64::from(self.edge_value(m, s, flips))
     }
 
     /// A coordinate whose index is `index`: the class representative's corners and the edge
