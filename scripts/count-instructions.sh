@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Counts the instructions the optimal search executes on fixed positions, with callgrind: the
-# search alone (IDA*'s iterations; table loading and set-up are left out), one thread. The
-# count does not drift with the machine's load or clock, as timings on a shared 2-core VM do by
-# 10%, so two builds compare to a fraction of a percent in one run each. It counts work, not
-# waits: a change that saves memory reads shows in a timing, not here (reports/performance.md,
-# "Fewer instructions a node").
+# Counts the instructions the optimal search executes on fixed positions, with callgrind: its
+# walks alone (`Walk::search`: the enumeration of subtrees and their search; table loading and
+# set-up are left out), one thread. The count does not drift with the machine's load or
+# clock, as timings on a shared 2-core VM do by 10%, so two builds compare to a fraction of a
+# percent in one run each. It counts work, not waits: a change that saves memory reads shows
+# in a timing, not here (reports/performance.md, "Fewer instructions a node").
 #
 # Usage: scripts/count-instructions.sh TABLES [POSITION...]
 #   TABLES     a --tables set, e.g. h48-eo6 (from $CUBELAB_DATA, default data/)
@@ -13,14 +13,22 @@
 #   CUBELAB_SOLVE=path/to/solve  another build (nothing is built then)
 # Prints one line a position: instructions, nodes, instructions a node, the position.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n '2,15p' "$0"; exit 2; }
-command -v valgrind >/dev/null || { echo "valgrind is needed (apt install valgrind)" >&2; exit 2; }
+usage() { sed -n '2,14p' "$script"; }
+script=$(realpath "$0")
+# Paths given relative to the caller's directory, before moving to the repository's.
+data=$(realpath "${CUBELAB_DATA:-$(dirname "$script")/../data}")
+solve=${CUBELAB_SOLVE:+$(realpath "$CUBELAB_SOLVE")}
+cd "$(dirname "$script")/.."
+[ $# -ge 1 ] || { usage; exit 2; }
+for tool in valgrind python3; do
+  command -v "$tool" >/dev/null || { echo "$tool is needed (apt install $tool)" >&2; exit 2; }
+done
 tables=$1
 shift
-data=${CUBELAB_DATA:-data}
-solve=${CUBELAB_SOLVE:-target/release/solve}
-[ -n "${CUBELAB_SOLVE:-}" ] || cargo build --release --quiet --bin solve
+if [ -z "$solve" ]; then
+  cargo build --release --quiet --bin solve
+  solve=target/release/solve
+fi
 positions=("$@")
 if [ ${#positions[@]} -eq 0 ]; then
   positions=("$(grep -v '^\s*\(#\|$\)' benches/peers.txt | sed -n 10p)")
@@ -28,15 +36,24 @@ fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for position in "${positions[@]}"; do
-  valgrind --tool=callgrind --toggle-collect='*Ida*iteration*' \
+  # Collecting is switched on and off at each entry to and exit from `Walk::search`, which
+  # never calls itself, so the count is the walks' and nothing else's.
+  if ! valgrind --tool=callgrind --log-file="$out/valgrind.log" --collect-atstart=no \
+    --toggle-collect='cubelab::search::walk::Walk<*>::search' \
     --callgrind-out-file="$out/cg.out" "$solve" --data-dir "$data" --tables "$tables" \
-    --threads 1 --json "$position" >"$out/result.json" 2>"$out/valgrind.log"
+    --threads 1 --json "$position" >"$out/result.json"; then
+    cat "$out/valgrind.log" >&2
+    exit 1
+  fi
   instructions=$(sed -n 's/.*Collected : *//p' "$out/valgrind.log")
-  python3 - "$out/result.json" "$instructions" "$position" <<'PY'
+  python3 - "$out/result.json" "${instructions:-0}" "$position" <<'PY'
 import json, sys
 result = json.load(open(sys.argv[1]))
 nodes = sum(i["nodes"] for i in result["iterations"])
 instructions = int(sys.argv[2])
+if instructions == 0 or nodes == 0:
+    sys.exit(f"nothing counted for {sys.argv[3]!r} ({instructions} instructions, {nodes} nodes): "
+             "is Walk::search still a function of its own in this build?")
 print(f"{instructions:,} instructions, {nodes:,} nodes, {instructions / nodes:.0f} a node: {sys.argv[3]}")
 PY
 done

@@ -163,7 +163,9 @@ impl<const N: usize, const MOD: u8> FourMoved<N, MOD> {
 }
 
 impl<const N: usize, const MOD: u8> Pieces<N, MOD> {
-    /// `self.then(p)` for the placement `p` that `moved` was made from.
+    /// `self.then(p)` for the placement `p` that `moved` was made from, where every
+    /// orientation of `self` is below `MOD` (as in every value this crate builds, see
+    /// [`Pieces`]).
     #[inline]
     pub fn then_turn(&self, moved: &FourMoved<N, MOD>) -> Self {
         let mut out = *self;
@@ -171,6 +173,7 @@ impl<const N: usize, const MOD: u8> Pieces<N, MOD> {
             let (slot, from) = (usize::from(moved.slots[k]), usize::from(moved.from[k]));
             out.perm[slot] = self.perm[from];
             // Both below `MOD`: one subtraction reduces the sum.
+            debug_assert!(self.ori[from] < MOD);
             let sum = self.ori[from] + moved.ori[k];
             out.ori[slot] = if sum >= MOD { sum - MOD } else { sum };
         }

@@ -155,8 +155,8 @@ impl Heuristic for H48Heuristic {
         self.coords_of(cube)
     }
 
-    /// Moves the coordinate and asks for its corner class; [`Heuristic::ready`] then finds the
-    /// index, once the classes of all children are on their way.
+    /// Moves the coordinate and asks for its corner class; [`Heuristic::ready`] then locates
+    /// its entry, once the classes of all children are on their way.
     #[inline]
     fn child(&self, c: &H48Coords, turn: usize) -> H48Coords {
         let coord = self.space.apply_coord(c.coord, turn);

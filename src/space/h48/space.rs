@@ -10,10 +10,12 @@ use crate::space::masks::{
 use crate::space::{MoveSpace, StateSpace, move_table};
 
 /// How a symmetry changes the edge masks. The edge in slot `j` goes to slot `slots(j)`, and the
-/// edges of slice `source[x]` become edges of slice `x`. An edge's flip changes when it sits
-/// outside its own slice and the symmetry moves its reference sticker to the other face of its
-/// pair (`refers`): the flip of an edge of slice `a` in a slot of slice `b` changes
-/// by `refers[a] ^ refers[b]`, so an edge in its own slice keeps its flip, as `H0` needs.
+/// edges of slice `source[x]` become edges of the image's M slice (`x` = 0) or S slice (1); the
+/// rest become its E slice. An edge's flip changes when it sits outside its own slice and the
+/// symmetry moves its reference sticker to the other face of its pair: the flip of an edge of
+/// slice `a` in a slot of slice `b` changes by `moved(a) ^ moved(b)`, where `moved` is false
+/// for slice M and `refers` holds it for slices S and E, so an edge in its own slice keeps its
+/// flip, as `H0` needs.
 ///
 /// [`EdgeSym48::apply`] runs for every table index, so its fields are laid out to read
 /// without branches or bounds checks.
@@ -39,7 +41,7 @@ impl EdgeSym48 {
                 .find(|&a| slice_of(to[usize::from(first(a))]) == Some(x))
                 .expect("a symmetry permutes the slices")
         });
-        // An edge of slice `a` in a home slot of slice `b` shows `refers[a] ^ refers[b]` after
+        // An edge of slice `a` in a home slot of slice `b` shows `moved(a) ^ moved(b)` after
         // conjugation; only the differences matter, so slice M's is taken as false.
         let shown = |a: usize, b: usize| {
             let (piece, slot) = (first(a), first(b));
@@ -62,8 +64,9 @@ impl EdgeSym48 {
         let e = !(m | s) & ALL_SLOTS;
         // A fourth, unused element lets a two-bit index need no bounds check.
         let by_slice = [m, s, e, 0];
-        let changed =
-            flips ^ (s ^ SLICE_PIECES[1]) & self.refers[0] ^ (e ^ SLICE_PIECES[2]) & self.refers[1];
+        let changed = flips
+            ^ ((s ^ SLICE_PIECES[1]) & self.refers[0])
+            ^ ((e ^ SLICE_PIECES[2]) & self.refers[1]);
         (
             self.slots.apply(by_slice[usize::from(self.source[0] & 3)]),
             self.slots.apply(by_slice[usize::from(self.source[1] & 3)]),
@@ -125,9 +128,12 @@ impl H48Space {
         let in_subgroup = moves.iter().enumerate().fold(0, |mask, (turn, m)| {
             mask | u32::from(m.quarter_turns() == 2) << turn
         });
+        // The index lays the kept flips below the placement by a shift.
+        assert!(flips.values().is_power_of_two());
+        let flip_bits = flips.values().trailing_zeros();
         H48Space {
             flips,
-            flip_bits: flips.values().trailing_zeros(),
+            flip_bits,
             edge_values: u64::from(flips.edge_values()),
             split_moves,
             twist_moves,
