@@ -12,18 +12,18 @@
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
 use crate::catalogue::{TableId, TableKind};
 use crate::model::cube::{Cube3, Face, Metric, Move, Rotation};
-use crate::packing::based::{Based, base_of};
+use crate::packing::based::{Based, Spot, base_of};
 use crate::space::ud::{UdCoord, UdSpace};
 use crate::table::{Table, TableError};
 use std::path::Path;
 
 const AXES: usize = 3;
 
-/// A node's coset coordinate along each axis and the table index it has there.
+/// A node's coset coordinate along each axis and where its table entry along each lies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct UdCoords {
     axes: [UdCoord; AXES],
-    indices: [u64; AXES],
+    spots: [Spot; AXES],
 }
 
 /// What the dual lookup keeps of a node's inverse position: its coordinates and their values,
@@ -46,7 +46,7 @@ pub struct UdHeuristic {
     /// The table's lines (see [`Based`]) and base.
     lines: Entries,
     base: u8,
-    goal: [u64; AXES],
+    goal: [Spot; AXES],
     // The mapping `lines` reads; declared last, dropped after it.
     _table: Table,
 }
@@ -105,10 +105,10 @@ impl UdHeuristic {
             axis_of,
             lines,
             base,
-            goal: [0; AXES],
+            goal: [Spot::default(); AXES],
             _table: table,
         };
-        heuristic.goal = heuristic.coords(&Cube3::SOLVED).indices;
+        heuristic.goal = heuristic.coords(&Cube3::SOLVED).spots;
         Ok(heuristic)
     }
 
@@ -123,10 +123,10 @@ impl UdHeuristic {
         UdCoord::of(&self.rotations[axis].conjugate(cube), self.space.shape())
     }
 
-    /// The table's values at `c`'s indices.
+    /// The table's values at `c`'s entries.
     #[inline]
     fn values(&self, c: &UdCoords) -> [u8; AXES] {
-        c.indices.map(|index| self.table().value(index))
+        c.spots.map(|spot| self.table().value_at(spot))
     }
 
     /// The moves that may follow a position whose inverse has `values` with `budget` moves
@@ -164,12 +164,12 @@ impl Heuristic for UdHeuristic {
             .map(|r| UdCoord::of(&r.conjugate(cube), shape));
         UdCoords {
             axes,
-            indices: axes.map(|c| self.space.index(c)),
+            spots: axes.map(|c| Spot::of(self.space.index(c))),
         }
     }
 
     /// Moves the coordinates and asks for their corner classes; [`Heuristic::ready`] then
-    /// finds the indices, once the classes of all children are on their way.
+    /// locates their entries, once the classes of all children are on their way.
     #[inline]
     fn child(&self, c: &UdCoords, turn: usize) -> UdCoords {
         let mut child = UdCoords::default();
@@ -185,23 +185,23 @@ impl Heuristic for UdHeuristic {
 
     #[inline]
     fn ready(&self, c: &mut UdCoords) {
-        for (index, &coord) in c.indices.iter_mut().zip(&c.axes) {
-            *index = self.space.index(coord);
+        for (spot, &coord) in c.spots.iter_mut().zip(&c.axes) {
+            *spot = Spot::of(self.space.index(coord));
         }
     }
 
     #[inline(always)]
     fn ask(&self, c: &UdCoords) {
-        for &index in &c.indices {
-            self.table().prefetch(index);
+        for &spot in &c.spots {
+            self.table().prefetch_at(spot);
         }
     }
 
     #[inline(always)]
     fn bound(&self, c: &UdCoords, budget: u8) -> u8 {
         let mut values = [0; AXES];
-        for (value, &index) in values.iter_mut().zip(&c.indices) {
-            *value = self.table().value(index);
+        for (value, &spot) in values.iter_mut().zip(&c.spots) {
+            *value = self.table().value_at(spot);
             if *value > budget {
                 return *value;
             }
@@ -215,7 +215,7 @@ impl Heuristic for UdHeuristic {
     }
 
     fn is_goal(&self, c: &UdCoords) -> bool {
-        c.indices == self.goal
+        c.spots == self.goal
     }
 
     /// A turn lies in its own axis's subgroup, whose coordinate of the inverse is therefore
@@ -228,9 +228,8 @@ impl Heuristic for UdHeuristic {
         for axis in 0..AXES {
             if axis != inherited {
                 let coord = self.coord_along(&inverse, axis);
-                let index = self.space.index(coord);
                 coords.axes[axis] = coord;
-                coords.indices[axis] = index;
+                coords.spots[axis] = Spot::of(self.space.index(coord));
             }
         }
         coords
@@ -241,7 +240,7 @@ impl Heuristic for UdHeuristic {
         let inherited = usize::from(self.axis_of[usize::from(turn)]);
         for axis in 0..AXES {
             if axis != inherited {
-                self.table().prefetch(inverse.indices[axis]);
+                self.table().prefetch_at(inverse.spots[axis]);
             }
         }
     }
@@ -252,8 +251,8 @@ impl Heuristic for UdHeuristic {
         for axis in 0..AXES {
             if axis != inherited {
                 side.coords.axes[axis] = inverse.axes[axis];
-                side.coords.indices[axis] = inverse.indices[axis];
-                side.values[axis] = self.table().value(inverse.indices[axis]);
+                side.coords.spots[axis] = inverse.spots[axis];
+                side.values[axis] = self.table().value_at(inverse.spots[axis]);
             }
         }
         let bound = combine(side.values);
