@@ -42,7 +42,8 @@ for position in "${positions[@]}"; do
     --toggle-collect='cubelab::search::walk::Walk<*>::search' \
     --callgrind-out-file="$out/cg.out" "$solve" --data-dir "$data" --tables "$tables" \
     --threads 1 --json "$position" >"$out/result.json"; then
-    cat "$out/valgrind.log" >&2
+    # solve reports a bad position in its JSON answer, valgrind its own trouble in its log.
+    cat "$out/result.json" "$out/valgrind.log" >&2
     exit 1
   fi
   instructions=$(sed -n 's/.*Collected : *//p' "$out/valgrind.log")
@@ -54,6 +55,10 @@ instructions = int(sys.argv[2])
 if instructions == 0 or nodes == 0:
     sys.exit(f"nothing counted for {sys.argv[3]!r} ({instructions} instructions, {nodes} nodes): "
              "is Walk::search still a function of its own in this build?")
-print(f"{instructions:,} instructions, {nodes:,} nodes, {instructions / nodes:.0f} a node: {sys.argv[3]}")
+try:
+    print(f"{instructions:,} instructions, {nodes:,} nodes, {instructions / nodes:.0f} a node: "
+          f"{sys.argv[3]}", flush=True)
+except OSError as error:
+    sys.exit(f"count-instructions: cannot write the count: {error.strerror}")
 PY
 done

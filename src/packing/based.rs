@@ -212,7 +212,7 @@ pub fn complete(
             "entry {entry} listed at {value} under the base {base} holds code {code}"
         );
         histogram[usize::from(value)] += 1;
-        let last = minimum_byte(entry);
+        let last = Spot::of(entry).minimum_byte();
         if value < body[last] >> 4 {
             body[last] = body[last] & 0xF | value << 4;
         }
@@ -251,12 +251,6 @@ pub fn code_of(value: u8, base: u8) -> u8 {
     value.saturating_sub(base).min(3)
 }
 
-/// The byte of a payload whose top four bits hold the minimum of entry `index`'s line.
-#[inline(always)]
-fn minimum_byte(index: u64) -> usize {
-    (index / PER_LINE) as usize * LINE_BYTES + LINE_BYTES - 1
-}
-
 /// Where an entry lies in a payload: its byte times four plus its place in that byte.
 /// Locating an entry divides its index by [`PER_LINE`]; a search that asks for an entry and
 /// reads it later keeps its spot, and divides once.
@@ -281,6 +275,13 @@ impl Spot {
     #[inline(always)]
     fn shift(self) -> u32 {
         (self.0 & 3) as u32 * 2
+    }
+
+    /// The byte whose top four bits hold the minimum of the entry's line: the line's last
+    /// (lines start on a multiple of [`LINE_BYTES`]).
+    #[inline(always)]
+    fn minimum_byte(self) -> usize {
+        self.byte() | (LINE_BYTES - 1)
     }
 }
 
@@ -329,27 +330,14 @@ impl<'a> Based<'a> {
         (self.packed[byte] >> shift) & 3
     }
 
-    /// The lower bound entry `index` gives: `base + code`, or for code 0 its line's minimum.
-    #[inline(always)]
-    pub fn value(&self, index: u64) -> u8 {
-        self.value_at(Spot::of(index))
-    }
-
-    /// The lower bound of the entry at `spot` (see [`Based::value`]). The line's minimum is in
-    /// the top four bits of the line's last byte.
+    /// The lower bound the entry at `spot` gives: `base + code`, or for code 0 its line's
+    /// minimum.
     #[inline(always)]
     pub fn value_at(&self, spot: Spot) -> u8 {
-        let byte = spot.byte();
-        match (self.packed[byte] >> spot.shift()) & 3 {
-            0 => self.packed[byte | (LINE_BYTES - 1)] >> 4,
+        match (self.packed[spot.byte()] >> spot.shift()) & 3 {
+            0 => self.packed[spot.minimum_byte()] >> 4,
             code => self.base + code,
         }
-    }
-
-    /// Asks for the cache line of entry `index`.
-    #[inline(always)]
-    pub fn prefetch(&self, index: u64) {
-        self.prefetch_at(Spot::of(index));
     }
 
     /// Asks for the cache line of the entry at `spot`.
@@ -416,7 +404,7 @@ mod tests {
             } else {
                 minimum
             };
-            assert_eq!(based.value(i), expected, "entry {i}");
+            assert_eq!(based.value_at(Spot::of(i)), expected, "entry {i}");
         }
         let histogram: Vec<u64> = (0..13)
             .map(|d| (0..entries).filter(|&i| value(i) == d).count() as u64)
@@ -532,7 +520,11 @@ mod tests {
                 } else {
                     line_min
                 };
-                assert_eq!(based.value(i), expected, "entry {i}, {group_bits} bits");
+                assert_eq!(
+                    based.value_at(Spot::of(i)),
+                    expected,
+                    "entry {i}, {group_bits} bits"
+                );
             }
         }
     }

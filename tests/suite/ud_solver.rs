@@ -12,7 +12,7 @@ use cubelab::catalogue::scan::checked_histogram;
 use cubelab::catalogue::{TableId, TableKind};
 use cubelab::model::cube::{Cube3, Face, Metric};
 use cubelab::model::notation::parse_moves;
-use cubelab::packing::based::Based;
+use cubelab::packing::based::{Based, Spot};
 use cubelab::packing::{Encoding, nibble};
 use cubelab::search::heuristic::{AnyHeuristic, UdHeuristic};
 use cubelab::search::ida::{SearchLimits, Solver};
@@ -52,7 +52,7 @@ fn entries_are_coset_distances_of_positions() {
             let around: Vec<u8> = moves.iter().map(|&m| value(&cube.apply(m))).collect();
             assert!(around.iter().all(|n| n.abs_diff(d) <= 1), "{metric}");
             assert!(d == 0 || around.contains(&(d - 1)), "{metric}");
-            let stored = based.value(index(cube));
+            let stored = based.value_at(Spot::of(index(cube)));
             if d > based.base() {
                 assert_eq!(stored, d.min(based.base() + 3), "{metric}");
             } else {

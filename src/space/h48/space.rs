@@ -217,7 +217,7 @@ impl H48Space {
     /// A coordinate whose index is `index`: the class representative's corners and the edge
     /// value's masks.
     pub fn coord_of(&self, index: u64) -> H48Coord {
-        let edge_values = u64::from(self.flips.edge_values());
+        let edge_values = self.edge_values;
         let corners = self.reps[(index / edge_values) as usize];
         let mut c = self.edge_coord_of((index % edge_values) as u32);
         c.split = (corners / TWISTS) as u8;
@@ -251,7 +251,7 @@ impl H48Space {
     #[inline]
     pub fn for_each_variant(&self, index: u64, mut f: impl FnMut(u64)) {
         f(index);
-        let edge_values = u64::from(self.flips.edge_values());
+        let edge_values = self.edge_values;
         let class = (index / edge_values) as usize;
         let mut stabilizer = self.stabilizers[class];
         if stabilizer == 0 {
@@ -311,7 +311,7 @@ impl StateSpace for H48Space {
     /// smallest edge value over the symmetries that fix the representative.
     #[inline]
     fn representative(&self, state: u64) -> u64 {
-        let edge_values = u64::from(self.flips.edge_values());
+        let edge_values = self.edge_values;
         let class = (state / edge_values) as usize;
         if self.stabilizers[class] == 0 {
             return state;
