@@ -48,7 +48,7 @@ for position in "${positions[@]}"; do
   fi
   instructions=$(sed -n 's/.*Collected : *//p' "$out/valgrind.log")
   python3 - "$out/result.json" "${instructions:-0}" "$position" <<'PY'
-import json, sys
+import json, os, sys
 result = json.load(open(sys.argv[1]))
 nodes = sum(i["nodes"] for i in result["iterations"])
 instructions = int(sys.argv[2])
@@ -58,6 +58,10 @@ if instructions == 0 or nodes == 0:
 try:
     print(f"{instructions:,} instructions, {nodes:,} nodes, {instructions / nodes:.0f} a node: "
           f"{sys.argv[3]}", flush=True)
+except BrokenPipeError:
+    # The reader has gone (`| head`): end quietly, as other tools do, and stop the loop.
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    sys.exit(141)
 except OSError as error:
     sys.exit(f"count-instructions: cannot write the count: {error.strerror}")
 PY
