@@ -32,6 +32,17 @@ fn kept_flips_round_trip_and_are_linear() {
     }
 }
 
+/// The piece lists the inverse's coordinate reads name the pieces of the masks.
+#[test]
+fn the_piece_lists_match_the_piece_masks() {
+    let mask = |pieces: [usize; 4]| pieces.iter().fold(0u32, |m, &p| m | 1 << p);
+    assert_eq!(mask(TETRAD_PIECES), TETRAD);
+    assert_eq!(mask(OTHER_TETRAD_PIECES), !TETRAD & 0xff);
+    assert_eq!(mask(M_PIECES), SLICE_PIECES[0]);
+    assert_eq!(mask(S_PIECES), SLICE_PIECES[1]);
+    assert_eq!(mask(E_PIECES), SLICE_PIECES[2]);
+}
+
 /// The coordinate of a position's inverse read from the position is the inverse's coordinate.
 #[test]
 fn the_inverse_coordinate_is_read_from_the_position() {
