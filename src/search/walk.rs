@@ -210,7 +210,8 @@ pub struct Prefix<H: Heuristic> {
 /// Generates the children of `nodes` by their allowed moves into `children`, node by node,
 /// their entries located but not yet asked for (see [`ask_all`]); `ends` receives where each
 /// node's children end. Kept out of line: inlined into the walk, where the rest of a batch's
-/// expansion holds registers too, it counted 1.2% more instructions (session 34).
+/// expansion holds registers too, `h48-eo6`'s walk counted 1.2% more instructions (session 34;
+/// not measured on the other tables).
 #[inline(never)]
 fn generate<H: Heuristic>(
     heuristic: &H,

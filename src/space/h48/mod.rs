@@ -71,8 +71,9 @@ const SPLIT_OF_SLOTS: [u8; 256] = {
     table
 };
 
-/// What a corner adds to its position's inverse's coordinate, by its key `slot << 2 | t` (the
-/// slot it sits in and its twist `t`): in the low 16 bits the inverse's twist part gains the
+/// What a corner adds to its position's inverse's coordinate, by its key `slot << 2 | t`, where
+/// `slot` is `perm[i]`, the slot piece `i` sits in in the inverse, and `t` is `ori[i]`, the
+/// position's twist in slot `i`: in the low 16 bits the inverse's twist part gains the
 /// slot's [`rank_digits`] weight times `-t` (slot 7's digit follows from the others and weighs
 /// nothing), in the high 16 bits the inverse's corner mask gains the slot.
 const INVERSE_CORNER: [u32; 32] = {
@@ -292,7 +293,7 @@ impl H48Coord {
         };
         let tetrad = sum(TETRAD_PIECES, &corner);
         let others = sum(OTHER_TETRAD_PIECES, &corner);
-        let (m, s, e) = (
+        let (m, s, e_slice) = (
             sum(M_PIECES, &edge),
             sum(S_PIECES, &edge),
             sum(E_PIECES, &edge),
@@ -302,7 +303,7 @@ impl H48Coord {
             twist: (tetrad + others) as u16,
             m: (m & ALL_SLOTS) as u16,
             s: (s & ALL_SLOTS) as u16,
-            flips: ((m | s | e) >> 16) as u16,
+            flips: ((m | s | e_slice) >> 16) as u16,
         }
     }
 
