@@ -14,7 +14,7 @@ use super::canonical::Canonical;
 use super::heuristic::{AnyHeuristic, Heuristic};
 use super::symmetry::PositionSymmetry;
 use super::walk::{FAR_END, Frames, Node, NodeOf, Prefix, Shared, Walk};
-use crate::model::cube::{Cube3, Metric, Move, merge_same_face};
+use crate::model::cube::{Cube3, CubePair, Metric, Move, merge_same_face};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
@@ -317,7 +317,7 @@ impl<H: Heuristic> Ida<H> {
         let frame_count = usize::from(bound) + 1;
         let root = Node::root(
             self.heuristic.coords(cube),
-            *cube,
+            CubePair::of(cube),
             self.canonical.allowed(Canonical::ROOT),
             if limits.dual {
                 self.heuristic.root_dual(cube)

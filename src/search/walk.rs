@@ -23,7 +23,7 @@
 use super::canonical::Canonical;
 use super::heuristic::Heuristic;
 use super::symmetry::{DepthTies, PositionSymmetry};
-use crate::model::cube::{Cube3, Move};
+use crate::model::cube::{CubePair, Move};
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::time::Instant;
@@ -60,8 +60,8 @@ pub struct Node<C, D> {
     /// the far end.
     flipped: bool,
     coords: C,
-    /// Its cubies, where the search tracks them (see [`Shared::cubies`]).
-    cube: Cube3,
+    /// Its cubies and its inverse's, where the search tracks them (see [`Shared::cubies`]).
+    cubes: CubePair,
     /// The canonical history of the end its children extend, and of the other end.
     history: usize,
     other_history: usize,
@@ -92,13 +92,13 @@ impl<C: Copy, D: Copy> Node<C, D> {
     }
 
     /// The root of a search, with its coordinates and dual values.
-    pub fn root(coords: C, cube: Cube3, allowed: u32, dual: D) -> Node<C, D> {
+    pub fn root(coords: C, cubes: CubePair, allowed: u32, dual: D) -> Node<C, D> {
         Node {
             turn: 0,
             end: false,
             flipped: false,
             coords,
-            cube,
+            cubes,
             history: Canonical::ROOT,
             other_history: Canonical::ROOT,
             allowed,
@@ -447,7 +447,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
 
     /// Whether `node`, at the bound, is the solved position.
     fn is_goal(&self, node: &NodeOf<H>) -> bool {
-        self.heuristic.is_goal(&node.coords) && (!self.shared.cubies || node.cube.is_solved())
+        self.heuristic.is_goal(&node.coords) && (!self.shared.cubies || node.cubes.is_solved())
     }
 
     /// Records the solutions among the nodes listed at depth `g`, the bound, in order; true
@@ -581,7 +581,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 if shared.dual {
                     scratch
                         .inverses
-                        .push(heuristic.inverse(&child.cube, child.turn));
+                        .push(heuristic.inverse(&child.cubes, child.turn));
                 }
                 heuristic.prefetch_moves(&child.coords);
                 scratch.kept.push(child);
@@ -692,12 +692,12 @@ fn child_node<H: Heuristic>(
     parent: &NodeOf<H>,
     child: &ChildOf<H>,
 ) -> NodeOf<H> {
-    let cube = if shared.cubies {
+    let cubes = if shared.cubies {
         parent
-            .cube
-            .apply(heuristic.moves()[usize::from(child.turn)])
+            .cubes
+            .turn(heuristic.moves()[usize::from(child.turn)])
     } else {
-        parent.cube
+        parent.cubes
     };
     let history = Canonical::after(parent.history, usize::from(child.turn));
     Node {
@@ -705,7 +705,7 @@ fn child_node<H: Heuristic>(
         end: parent.flipped,
         flipped: parent.flipped,
         coords: child.coords,
-        cube,
+        cubes,
         history,
         other_history: parent.other_history,
         allowed: canonical.allowed(history),
@@ -735,7 +735,7 @@ fn choose_end<H: Heuristic>(heuristic: &H, node: &mut NodeOf<H>) {
         *node = Node {
             coords,
             dual,
-            cube: node.cube.inverse(),
+            cubes: node.cubes.swapped(),
             history: node.other_history,
             other_history: node.history,
             allowed: node.other_allowed,

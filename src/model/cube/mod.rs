@@ -3,6 +3,7 @@
 mod cube2;
 mod cube3;
 mod moves;
+mod packed;
 mod pieces;
 mod rotation;
 mod symmetry;
@@ -10,6 +11,7 @@ mod symmetry;
 pub use cube2::{Cube2, FIXED_CORNER};
 pub use cube3::{CORNER_NAMES, Cube3, EDGE_NAMES, InvalidCube, MOVE_CUBES};
 pub use moves::{Face, Metric, Move, merge_same_face};
+pub use packed::{CubePair, PackedCube, PieceSet};
 pub use pieces::{Corners, Edges, Pieces, PiecesFault};
 pub use rotation::Rotation;
 pub use symmetry::{Symmetry, mirror};

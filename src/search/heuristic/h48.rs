@@ -10,7 +10,7 @@
 
 use super::{Entries, Heuristic, open_table};
 use crate::catalogue::{TableId, TableKind};
-use crate::model::cube::{Cube3, Metric, Move};
+use crate::model::cube::{Cube3, CubePair, Metric, Move};
 use crate::packing::based::{Based, Spot, best_base};
 use crate::space::h48::{H48Coord, H48Space, H48Table};
 use crate::table::{Table, TableError};
@@ -192,11 +192,11 @@ impl Heuristic for H48Heuristic {
     }
 
     #[inline]
-    fn inverse(&self, cube: &Cube3, turn: u8) -> H48Coords {
+    fn inverse(&self, cubes: &CubePair, turn: u8) -> H48Coords {
         if self.inherits(turn) {
             return H48Coords::default();
         }
-        self.locate(H48Coord::of_inverse(cube))
+        self.locate(H48Coord::of_packed(&cubes.inverse))
     }
 
     #[inline(always)]

@@ -27,7 +27,7 @@ pub use phase1::Phase1Heuristic;
 pub use ud::UdHeuristic;
 
 use crate::catalogue::{TableId, TableKind};
-use crate::model::cube::{Cube3, Metric, Move, Rotation};
+use crate::model::cube::{Cube3, CubePair, Metric, Move, Rotation};
 use crate::table::{Table, TableError, Verify};
 use std::path::Path;
 
@@ -89,10 +89,10 @@ pub trait Heuristic: Sync {
     /// [`Heuristic::coords_determine_position`], whether it is solved).
     fn is_goal(&self, c: &Self::Coords) -> bool;
 
-    /// The coordinates of the inverse of `cube`, reached by `turn`, that the dual lookup reads,
-    /// their entries asked for unless [`Heuristic::ask_inverse`] asks; what the child inherits
-    /// from its parent is left out.
-    fn inverse(&self, cube: &Cube3, turn: u8) -> Self::Inverse;
+    /// The coordinates of the inverse of `cubes.position` (that is, of `cubes.inverse`),
+    /// reached by `turn`, that the dual lookup reads, their entries asked for unless
+    /// [`Heuristic::ask_inverse`] asks; what the child inherits from its parent is left out.
+    fn inverse(&self, cubes: &CubePair, turn: u8) -> Self::Inverse;
 
     /// Asks for the entries of an inverse from [`Heuristic::inverse`], where that left them to
     /// be asked for together with its siblings' (as [`Heuristic::ask`] does for children).

@@ -34,7 +34,7 @@ pub use rows::{H48Rows, H48Step};
 pub use space::H48Space;
 
 use crate::coord::{rank_combination, rank_digits, unrank_combination, unrank_digits};
-use crate::model::cube::{Corners, Cube3};
+use crate::model::cube::{Corners, Cube3, PackedCube, PieceSet};
 use crate::space::masks::{ALL_SLOTS, compress, deposit, slots_where};
 use serde::{Deserialize, Serialize};
 
@@ -53,12 +53,6 @@ pub const SYMS: usize = 48;
 
 /// The first tetrad's pieces: URF, ULB, DLF, DRB (corners 0, 2, 5, 7).
 const TETRAD: u32 = 0b1010_0101;
-/// The same pieces, the second tetrad's, and those of each slice of [`SLICE_PIECES`], as lists.
-const TETRAD_PIECES: [usize; 4] = [0, 2, 5, 7];
-const OTHER_TETRAD_PIECES: [usize; 4] = [1, 3, 4, 6];
-const M_PIECES: [usize; 4] = [1, 3, 5, 7];
-const S_PIECES: [usize; 4] = [0, 2, 4, 6];
-const E_PIECES: [usize; 4] = [8, 9, 10, 11];
 /// The split of each mask of eight corner slots holding four first-tetrad corners
 /// ([`rank_combination`] read from a table: the inverse's split is taken at every kept child).
 const SPLIT_OF_SLOTS: [u8; 256] = {
@@ -71,48 +65,10 @@ const SPLIT_OF_SLOTS: [u8; 256] = {
     table
 };
 
-/// What a corner adds to its position's inverse's coordinate, by its key `slot << 2 | t`, where
-/// `slot` is `perm[i]`, the slot piece `i` sits in in the inverse, and `t` is `ori[i]`, the
-/// position's twist in slot `i`: in the low 16 bits the inverse's twist part gains the
-/// slot's [`rank_digits`] weight times `-t` (slot 7's digit follows from the others and weighs
-/// nothing), in the high 16 bits the inverse's corner mask gains the slot.
-const INVERSE_CORNER: [u32; 32] = {
-    let mut table = [0u32; 32];
-    let mut slot = 0;
-    while slot < 8 {
-        let weight = if slot < 7 {
-            3u32.pow(6 - slot as u32)
-        } else {
-            0
-        };
-        let digits = [0, 2 * weight, weight, 0];
-        let mut t = 0;
-        while t < 4 {
-            table[slot << 2 | t] = digits[t] | 1 << (16 + slot);
-            t += 1;
-        }
-        slot += 1;
-    }
-    table
-};
-
-/// What an edge adds to its position's inverse's coordinate, by its key `flip << 4 | slot`: the
-/// slot to the inverse's mask of its slice (low 16 bits), and to the inverse's flips if it is
-/// flipped (high 16 bits).
-const INVERSE_EDGE: [u32; 32] = {
-    let mut table = [0u32; 32];
-    let mut key = 0;
-    while key < 32 {
-        let (slot, flip) = (key & 15, key >> 4);
-        table[key] = if slot < 12 {
-            (1 | (flip as u32) << 16) << slot
-        } else {
-            0
-        };
-        key += 1;
-    }
-    table
-};
+/// The first tetrad's corners and the M- and S-slice edges, as shuffle tables.
+const TETRAD_SET: PieceSet = PieceSet::of(TETRAD);
+const M_SET: PieceSet = PieceSet::of(SLICE_PIECES[0]);
+const S_SET: PieceSet = PieceSet::of(SLICE_PIECES[1]);
 
 /// The M-slice edges UF UB DF DB (pieces 1, 3, 5, 7), the S-slice edges UR UL DR DL (0, 2, 4,
 /// 6) and the E-slice edges FR FL BL BR (8 to 11), as masks of pieces, which are also the
@@ -256,54 +212,18 @@ impl H48Coord {
         }
     }
 
-    /// The coordinate of `cube`'s inverse, read straight from `cube`: the inverse holds piece
-    /// `i` in slot `cube.perm[i]`, twisted the other way, so each of its masks (the slots that
-    /// hold a set of pieces) is the image of that set under `cube.perm`. The dual lookup
-    /// takes the coordinate of every kept child's inverse; building the inverse first cost
-    /// about as much again.
-    ///
-    /// Each piece's slot and twist are packed into a byte (eight at a time in a word) that
-    /// keys one lookup of all it adds ([`INVERSE_CORNER`], [`INVERSE_EDGE`]), and the sets are
-    /// summed by name, where a loop over the pieces tested each one's membership: the search
-    /// counted 4.3% fewer instructions (reports/performance.md, session 34). Kept out of line:
-    /// inlined into the walk, its bytes were spilled to the stack and read back one at a time.
-    #[inline(never)]
-    pub fn of_inverse(cube: &Cube3) -> H48Coord {
-        let (c, e) = (&cube.corners, &cube.edges);
-        const LOW_3: u64 = 0x0707_0707_0707_0707;
-        const LOW_2: u64 = 0x0303_0303_0303_0303;
-        const LOW_4: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-        const LOW_1: u64 = 0x0101_0101_0101_0101;
-        // Masked to the tables' bounds, which every valid cube keeps to anyway.
-        let corners = (u64::from_le_bytes(c.perm) & LOW_3) << 2 | u64::from_le_bytes(c.ori) & LOW_2;
-        let word = |bytes: &[u8]| {
-            let mut word = [0u8; 8];
-            word[..bytes.len()].copy_from_slice(bytes);
-            u64::from_le_bytes(word)
-        };
-        let edge_key = |perm: &[u8], ori: &[u8]| word(perm) & LOW_4 | (word(ori) & LOW_1) << 4;
-        let edges = [
-            edge_key(&e.perm[..8], &e.ori[..8]),
-            edge_key(&e.perm[8..], &e.ori[8..]),
-        ];
-        let corner = |i: usize| INVERSE_CORNER[(corners >> (8 * i)) as usize & 31];
-        let edge = |i: usize| INVERSE_EDGE[(edges[i / 8] >> (8 * (i % 8))) as usize & 31];
-        let sum = |pieces: [usize; 4], of: &dyn Fn(usize) -> u32| {
-            pieces.iter().fold(0, |acc, &i| acc + of(i))
-        };
-        let tetrad = sum(TETRAD_PIECES, &corner);
-        let others = sum(OTHER_TETRAD_PIECES, &corner);
-        let (m, s, e_slice) = (
-            sum(M_PIECES, &edge),
-            sum(S_PIECES, &edge),
-            sum(E_PIECES, &edge),
-        );
+    /// The coordinate of a packed cube, a byte shuffle a part ([`PackedCube`]): the search
+    /// takes it for the inverse of every kept child, which it carries packed. Read from the
+    /// cubies, turned and inverted a piece at a time, the same cost about 200 instructions a
+    /// kept child (reports/performance.md, session 35).
+    #[inline]
+    pub fn of_packed(cube: &PackedCube) -> H48Coord {
         H48Coord {
-            split: SPLIT_OF_SLOTS[(tetrad >> 16 & 0xff) as usize],
-            twist: (tetrad + others) as u16,
-            m: (m & ALL_SLOTS) as u16,
-            s: (s & ALL_SLOTS) as u16,
-            flips: ((m | s | e_slice) >> 16) as u16,
+            split: SPLIT_OF_SLOTS[cube.corner_slots(&TETRAD_SET) as usize & 0xFF],
+            twist: cube.twist_digits(),
+            m: cube.edge_slots(&M_SET) as u16,
+            s: cube.edge_slots(&S_SET) as u16,
+            flips: cube.flipped_edges() as u16,
         }
     }
 

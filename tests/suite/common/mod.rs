@@ -214,7 +214,8 @@ pub fn check_inherited_dual<H: cubelab::search::heuristic::Heuristic>(
     let before = heuristic.root_dual(parent);
     for (turn, &m) in heuristic.moves().iter().enumerate() {
         let child = parent.apply(m);
-        let inverse = heuristic.inverse(&child, turn as u8);
+        let cubes = cubelab::model::cube::CubePair::of(&child);
+        let inverse = heuristic.inverse(&cubes, turn as u8);
         let mut values = before;
         assert!(
             heuristic
