@@ -64,9 +64,11 @@ pub(crate) fn deposit(value: u32, mut mask: u32) -> u32 {
     out
 }
 
-/// Ranks of 4-element masks of 12 slots (`0..495`) and of 8 slots (`0..70`), and back.
+/// Ranks of 4-element masks of 12 slots (`0..495`) and of 8 slots (`0..70`), and back. The
+/// ranks are arrays over every mask of their width, so that an index masked to that width needs
+/// no bounds check where the search reads them for every child.
 pub(crate) struct MaskRanks {
-    pub(crate) of12: Vec<u16>,
+    pub(crate) of12: Box<[u16; 1 << 12]>,
     pub(crate) of8: [u8; 256],
     pub(crate) mask12: Vec<u16>,
     pub(crate) mask8: Vec<u8>,
@@ -74,7 +76,7 @@ pub(crate) struct MaskRanks {
 
 impl MaskRanks {
     pub(crate) fn new() -> MaskRanks {
-        let mut of12 = vec![0u16; 1 << 12];
+        let mut of12 = Box::new([0u16; 1 << 12]);
         let mut of8 = [0u8; 256];
         for mask in 0..1u32 << 12 {
             if mask.count_ones() == 4 {

@@ -93,7 +93,9 @@ pub struct H48Space {
     pub(super) reps: Vec<u32>,
     /// Per class: the symmetries fixing its representative, beyond the identity.
     pub(super) stabilizers: Vec<u64>,
-    pub(super) edge_syms: Vec<EdgeSym48>,
+    /// Per symmetry, then sixteen copies of the first ones that no index reads: a symmetry
+    /// number masked to six bits needs no bounds check.
+    pub(super) edge_syms: Box<[EdgeSym48; 64]>,
     pub(super) ranks: MaskRanks,
     /// The turns that lie in the subgroup: the half turns (none in the quarter-turn metric).
     in_subgroup: u32,
@@ -147,7 +149,7 @@ impl H48Space {
             stabilizers: (0..CORNER_CLASSES)
                 .map(|c| classes.stabilizer(c) & !1)
                 .collect(),
-            edge_syms: syms.iter().map(|&s| EdgeSym48::new(s)).collect(),
+            edge_syms: Box::new(std::array::from_fn(|s| EdgeSym48::new((s % SYMS) as u8))),
             ranks: MaskRanks::new(),
             in_subgroup,
             moves,
@@ -188,15 +190,17 @@ impl H48Space {
     #[inline(always)]
     pub(super) fn edge_value(&self, m: u32, s: u32, flips: u32) -> u32 {
         let e = !(m | s) & ALL_SLOTS;
+        // The M-slice edges among the eight slots outside the E slice: at most eight bits.
+        let m_among_eight = compress(m, !e & ALL_SLOTS) & 0xFF;
         let placement = u32::from(self.ranks.of12[e as usize]) * 70
-            + u32::from(self.ranks.of8[compress(m, !e & ALL_SLOTS) as usize]);
+            + u32::from(self.ranks.of8[m_among_eight as usize]);
         placement << self.flip_bits | self.flips.kept(flips, m, s)
     }
 
     /// The edge masks of `c` seen through symmetry number `sym`.
     #[inline(always)]
     pub(super) fn conjugate_edges(&self, c: &H48Coord, sym: usize) -> (u32, u32, u32) {
-        self.edge_syms[sym].apply(c.m.into(), c.s.into(), c.flips.into())
+        self.edge_syms[sym & 63].apply(c.m.into(), c.s.into(), c.flips.into())
     }
 
     /// Asks for what [`H48Space::index`] reads first for `c`: its corner class.
