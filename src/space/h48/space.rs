@@ -86,7 +86,9 @@ pub struct H48Space {
     pub(super) moves: Vec<Move>,
     pub(super) split_moves: Vec<u8>,
     pub(super) twist_moves: Vec<u16>,
-    pub(super) edge_moves: Vec<EdgeMove>,
+    /// Per turn, then copies of the first ones that no turn number reaches: a turn number
+    /// masked to five bits needs no bounds check.
+    pub(super) edge_moves: Box<[EdgeMove; 32]>,
     /// Per corner value: `class << 6 | symmetry`.
     pub(super) reduce: Vec<u32>,
     /// Per class: its representative's corner part.
@@ -139,7 +141,9 @@ impl H48Space {
             edge_values: u64::from(flips.edge_values()),
             split_moves,
             twist_moves,
-            edge_moves: moves.iter().map(|&m| EdgeMove::new(m)).collect(),
+            edge_moves: Box::new(std::array::from_fn(|t| {
+                EdgeMove::new(moves[t % moves.len()])
+            })),
             reduce: (0..CORNER_VALUES)
                 .map(|v| classes.class_of(v) << 6 | u32::from(classes.to_representative(v)))
                 .collect(),
@@ -176,7 +180,7 @@ impl H48Space {
     #[inline]
     pub fn apply_coord(&self, c: H48Coord, turn: usize) -> H48Coord {
         let n = self.moves.len();
-        let edge = &self.edge_moves[turn];
+        let edge = &self.edge_moves[turn & 31];
         H48Coord {
             split: self.split_moves[usize::from(c.split) * n + turn],
             twist: self.twist_moves[usize::from(c.twist) * n + turn],
