@@ -2,11 +2,12 @@
 //! The program is [`cubelab::frontend::commands::solve`]; this only parses and dispatches.
 
 use clap::Parser;
-use cubelab::frontend::cli::set_signal_handlers;
+use cubelab::frontend::cli::{check_processor, set_signal_handlers};
 use cubelab::frontend::commands::solve::{Args, run};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    check_processor();
     set_signal_handlers();
     run(Args::parse())
 }

@@ -57,6 +57,31 @@ macro_rules! out {
     };
 }
 
+/// Stops with a message where the processor lacks what this build was compiled for: x86_64
+/// builds target x86-64-v2 (`.cargo/config.toml`: SSSE3, SSE4.2, POPCNT; Intel since 2008, AMD
+/// since 2011), and the first such instruction would otherwise end the process with SIGILL and
+/// no word. Read from `cpuid` itself: `is_x86_feature_detected!` answers "yes" for every
+/// feature the build enables, without asking the processor. Every binary calls it first.
+pub fn check_processor() {
+    #[cfg(all(target_arch = "x86_64", target_feature = "ssse3"))]
+    {
+        // CPUID leaf 1, ECX: bit 9 SSSE3, bit 20 SSE4.2, bit 23 POPCNT.
+        const NEEDED: u32 = 1 << 9 | 1 << 20 | 1 << 23;
+        // SAFETY: every x86_64 processor has CPUID and its leaf 1. (The intrinsic is safe to
+        // call in newer toolchains than the oldest this crate supports.)
+        #[allow(unused_unsafe)]
+        let features = unsafe { std::arch::x86_64::__cpuid(1) }.ecx;
+        if features & NEEDED != NEEDED {
+            eprintln!(
+                "error: this build needs an x86-64-v2 processor (SSSE3, SSE4.2, POPCNT), and \
+                 this one lacks some of them. Build for this processor instead: \
+                 RUSTFLAGS=\"-C target-cpu=native\" cargo build --release"
+            );
+            std::process::exit(2);
+        }
+    }
+}
+
 /// The signal dispositions every binary sets first thing in `main`, before any thread starts.
 ///
 /// A write to a closed pipe ends the process the way it ends `cat` or `yes` in `... | head`:

@@ -10,8 +10,7 @@
 //! of a 16-byte table by the pieces). Turning a node around swaps the two. Masks of the slots
 //! that hold a set of pieces are a shuffle and a byte mask each.
 //!
-//! With SSSE3 (every x86-64 processor since 2008; the build targets `x86-64-v2`, see
-//! `.cargo/config.toml`) each operation is a handful of instructions; elsewhere the same
+//! With SSSE3 (the build targets `x86-64-v2`, see `.cargo/config.toml`) each operation is a handful of instructions; elsewhere the same
 //! operations run byte by byte ([`portable`]), and the tests hold the two equal.
 
 use super::{Cube3, MOVE_CUBES, Move, Pieces};
@@ -401,8 +400,8 @@ mod ssse3 {
 
     #[inline(always)]
     pub(super) fn flipped_edges(cube: &PackedCube) -> u32 {
-        // The flip, bit 4 of each byte, moved to its top bit; bits 5 to 7 are clear, so the
-        // 16-bit shift carries nothing into the byte above's top bit.
+        // The flip, bit 4 of each byte, moved to its top bit (a 16-bit shift by 3 carries a
+        // byte's bits 5 to 7 into the low bits of the byte above, never into its top bit).
         unsafe { _mm_movemask_epi8(_mm_slli_epi16(load16(&cube.edges), 3)) as u32 & 0xFFF }
     }
 

@@ -138,7 +138,7 @@ impl Heuristic for KorfHeuristic {
         *c == self.goal
     }
 
-    /// Ranked straight from `cube`'s cubies. The corners are left out: a corner state's table
+    /// Ranked from the carried inverse's edges. The corners are left out: a corner state's table
     /// value is its length as a word in the corner group, which its inverse shares (reverse
     /// the word and invert each turn).
     #[inline]

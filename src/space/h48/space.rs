@@ -180,6 +180,7 @@ impl H48Space {
     #[inline]
     pub fn apply_coord(&self, c: H48Coord, turn: usize) -> H48Coord {
         let n = self.moves.len();
+        debug_assert!(turn < n, "turn {turn} of {n}");
         let edge = &self.edge_moves[turn & 31];
         H48Coord {
             split: self.split_moves[usize::from(c.split) * n + turn],
@@ -204,6 +205,7 @@ impl H48Space {
     /// The edge masks of `c` seen through symmetry number `sym`.
     #[inline(always)]
     pub(super) fn conjugate_edges(&self, c: &H48Coord, sym: usize) -> (u32, u32, u32) {
+        debug_assert!(sym < SYMS, "symmetry {sym}");
         self.edge_syms[sym & 63].apply(c.m.into(), c.s.into(), c.flips.into())
     }
 
