@@ -179,6 +179,13 @@ impl PackedCube {
         imp::edge_slots(self, set)
     }
 
+    /// The edge bytes with each piece replaced by `table[piece]` (the pad's too), the flips
+    /// kept: `table[piece] | flip << 4`.
+    #[inline(always)]
+    pub fn edges_relabelled(&self, table: &[u8; 16]) -> [u8; 16] {
+        imp::edges_relabelled(self, table)
+    }
+
     /// The edge slots whose edge is flipped.
     #[inline(always)]
     pub fn flipped_edges(&self) -> u32 {
@@ -291,6 +298,11 @@ mod portable {
         slots(&cube.edges, set)
     }
 
+    pub(super) fn edges_relabelled(cube: &PackedCube, table: &[u8; 16]) -> [u8; 16] {
+        cube.edges
+            .map(|byte| table[usize::from(byte & PIECE)] | (byte & !PIECE))
+    }
+
     pub(super) fn flipped_edges(cube: &PackedCube) -> u32 {
         (0..12).fold(0, |mask, slot| {
             mask | u32::from(cube.edges[slot] >> 4) << slot
@@ -396,6 +408,19 @@ mod ssse3 {
     #[inline(always)]
     pub(super) fn edge_slots(cube: &PackedCube, set: &PieceSet) -> u32 {
         slots(load16(&cube.edges), set) & 0xFFF
+    }
+
+    #[inline(always)]
+    pub(super) fn edges_relabelled(cube: &PackedCube, table: &[u8; 16]) -> [u8; 16] {
+        let mut out = [0u8; 16];
+        unsafe {
+            let edges = load16(&cube.edges);
+            let piece = _mm_set1_epi8(PIECE as i8);
+            let label = _mm_shuffle_epi8(load16(table), _mm_and_si128(edges, piece));
+            let relabelled = _mm_or_si128(label, _mm_andnot_si128(piece, edges));
+            _mm_storeu_si128(out.as_mut_ptr().cast(), relabelled);
+        }
+        out
     }
 
     #[inline(always)]
@@ -512,6 +537,13 @@ mod tests {
                 .fold(0, |m, (slot, &o)| m | u32::from(o) << slot);
             assert_eq!(packed.flipped_edges(), flips);
             assert_eq!(portable::flipped_edges(&packed), flips);
+            let table: [u8; 16] = std::array::from_fn(|_| rng.random_range(0..16));
+            let relabelled: [u8; 16] = std::array::from_fn(|slot| match slot {
+                0..12 => table[usize::from(cube.edges.perm[slot])] | cube.edges.ori[slot] << 4,
+                _ => table[usize::from(PAD)],
+            });
+            assert_eq!(packed.edges_relabelled(&table), relabelled);
+            assert_eq!(portable::edges_relabelled(&packed, &table), relabelled);
             let twists = rank_digits(&cube.corners.ori[..7], 3) as u16;
             assert_eq!(packed.twist_digits(), twists);
             assert_eq!(portable::twist_digits(&packed), twists);

@@ -12,14 +12,14 @@ use super::{Entries, Heuristic, open_table};
 use crate::catalogue::{TableId, TableKind};
 use crate::model::cube::{Cube3, CubePair, Metric, Move};
 use crate::packing::based::{Based, Spot, best_base};
-use crate::space::h48::{H48Coord, H48Space, H48Table};
+use crate::space::h48::{ByteCoord, H48Coord, H48Space, H48Table};
 use crate::table::{Table, TableError};
 use std::path::Path;
 
 /// A node's coset coordinate and where its table entry lies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct H48Coords {
-    coord: H48Coord,
+    coord: ByteCoord,
     spot: Spot,
 }
 
@@ -72,7 +72,9 @@ impl H48Heuristic {
         }
         let (lines, base) = (Entries::of_bytes(based.lines()), based.base());
         let space = H48Space::new(layout.flips, metric);
-        let goal = Spot::of(layout.entry_of(space.index(H48Coord::of(&Cube3::SOLVED))));
+        let goal = Spot::of(
+            layout.entry_of(space.index_bytes(&ByteCoord::of(H48Coord::of(&Cube3::SOLVED)))),
+        );
         Ok(H48Heuristic {
             metric,
             layout,
@@ -104,7 +106,7 @@ impl H48Heuristic {
 
     /// The coordinates of `coord`, their table line located.
     #[inline]
-    fn locate(&self, coord: H48Coord) -> H48Coords {
+    fn locate(&self, coord: ByteCoord) -> H48Coords {
         H48Coords {
             coord,
             spot: self.entry(coord),
@@ -113,14 +115,14 @@ impl H48Heuristic {
 
     /// Where the table entry of `coord` lies.
     #[inline(always)]
-    fn entry(&self, coord: H48Coord) -> Spot {
-        Spot::of(self.layout.entry_of(self.space.index(coord)))
+    fn entry(&self, coord: ByteCoord) -> Spot {
+        Spot::of(self.layout.entry_of(self.space.index_bytes(&coord)))
     }
 
     /// The coordinates of `cube`, their table line asked for.
     #[inline]
     fn coords_of(&self, cube: &Cube3) -> H48Coords {
-        let coords = self.locate(H48Coord::of(cube));
+        let coords = self.locate(ByteCoord::of(H48Coord::of(cube)));
         self.table().prefetch_at(coords.spot);
         coords
     }
@@ -159,8 +161,8 @@ impl Heuristic for H48Heuristic {
     /// its entry, once the classes of all children are on their way.
     #[inline]
     fn child(&self, c: &H48Coords, turn: usize) -> H48Coords {
-        let coord = self.space.apply_coord(c.coord, turn);
-        self.space.prefetch_class(coord);
+        let coord = self.space.apply_bytes(&c.coord, turn);
+        self.space.prefetch_class_bytes(&coord);
         H48Coords {
             coord,
             spot: Spot::default(),
@@ -196,7 +198,7 @@ impl Heuristic for H48Heuristic {
         if self.inherits(turn) {
             return H48Coords::default();
         }
-        self.locate(H48Coord::of_packed(&cubes.inverse))
+        self.locate(ByteCoord::of_packed(&cubes.inverse))
     }
 
     #[inline(always)]

@@ -27,8 +27,11 @@
 //! under several edge values; as in the `ud` family the breadth-first search reaches the
 //! smallest ([`H48Space::representative`]) and the others are filled from it.
 
+mod bytes;
 mod rows;
 mod space;
+
+pub use bytes::ByteCoord;
 
 pub use rows::{H48Rows, H48Step};
 pub use space::H48Space;

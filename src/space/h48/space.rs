@@ -23,11 +23,11 @@ use crate::space::{MoveSpace, StateSpace, move_table};
 pub(super) struct EdgeSym48 {
     pub(super) slots: SlotMap,
     /// `source[0]` and `source[1]`, the slices whose edges become the image's M and S slices.
-    source: [u8; 2],
+    pub(super) source: [u8; 2],
     /// For slices S and E, all slots where the symmetry moves its edges' reference sticker
     /// (the U or D sticker, the F or B one for the E slice) off the image's reference, else
     /// none. Only differences between slices show, so slice M's is taken as unmoved.
-    refers: [u32; 2],
+    pub(super) refers: [u32; 2],
 }
 
 impl EdgeSym48 {
@@ -82,13 +82,15 @@ pub struct H48Space {
     /// `flips.values()` is `1 << flip_bits`, and `flips.edge_values()` is `edge_values`: read
     /// from fields rather than matched on `flips` for every index.
     flip_bits: u32,
-    edge_values: u64,
-    pub(super) moves: Vec<Move>,
+    pub(super) edge_values: u64,
+    pub(crate) moves: Vec<Move>,
     pub(super) split_moves: Vec<u8>,
     pub(super) twist_moves: Vec<u16>,
     /// Per turn, then copies of the first ones that no turn number reaches: a turn number
     /// masked to five bits needs no bounds check.
     pub(super) edge_moves: Box<[EdgeMove; 32]>,
+    pub(super) byte_moves: Box<[super::bytes::ByteMove; 32]>,
+    pub(super) byte_syms: Box<[super::bytes::ByteSym; 64]>,
     /// Per corner value: `class << 6 | symmetry`.
     pub(super) reduce: Vec<u32>,
     /// Per class: its representative's corner part.
@@ -154,6 +156,13 @@ impl H48Space {
                 .map(|c| classes.stabilizer(c) & !1)
                 .collect(),
             edge_syms: Box::new(std::array::from_fn(|s| EdgeSym48::new((s % SYMS) as u8))),
+            byte_moves: Box::new(std::array::from_fn(|t| {
+                super::bytes::ByteMove::new(moves[t % moves.len()])
+            })),
+            byte_syms: Box::new(std::array::from_fn(|s| {
+                let symmetry = (s % SYMS) as u8;
+                super::bytes::ByteSym::new(symmetry, &EdgeSym48::new(symmetry))
+            })),
             ranks: MaskRanks::new(),
             in_subgroup,
             moves,
