@@ -154,9 +154,10 @@ impl H48Space {
         let n = self.moves.len();
         debug_assert!(turn < n, "turn {turn} of {n}");
         let mv = &self.byte_moves[turn & 31];
+        let (split, twist) = self.moved_corners(c.split, c.twist, turn);
         ByteCoord {
-            split: self.split_moves[usize::from(c.split) * n + turn],
-            twist: self.twist_moves[usize::from(c.twist) * n + turn],
+            split,
+            twist,
             edges: imp::turn(&c.edges, mv),
         }
     }
@@ -170,8 +171,7 @@ impl H48Space {
     /// The table index of `c`: [`H48Space::index`] of the same coordinate.
     #[inline(always)]
     pub fn index_bytes(&self, c: &ByteCoord) -> u64 {
-        let reduced = self.reduce[c.corners() as usize];
-        let (class, sym) = (reduced >> 6, (reduced & 63) as usize);
+        let (class, sym) = self.class_and_symmetry(c.corners());
         debug_assert!(sym < SYMS, "symmetry {sym}");
         let (m, s, flips) = imp::conjugate(&c.edges, &self.byte_syms[sym & 63]);
         u64::from(class) * self.edge_values + u64::from(self.edge_value(m, s, flips))

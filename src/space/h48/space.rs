@@ -191,9 +191,10 @@ impl H48Space {
         let n = self.moves.len();
         debug_assert!(turn < n, "turn {turn} of {n}");
         let edge = &self.edge_moves[turn & 31];
+        let (split, twist) = self.moved_corners(c.split, c.twist, turn);
         H48Coord {
-            split: self.split_moves[usize::from(c.split) * n + turn],
-            twist: self.twist_moves[usize::from(c.twist) * n + turn],
+            split,
+            twist,
             m: edge.slots.apply(c.m.into()) as u16,
             s: edge.slots.apply(c.s.into()) as u16,
             flips: (edge.slots.apply(c.flips.into()) ^ edge.flips) as u16,
@@ -218,6 +219,24 @@ impl H48Space {
         self.edge_syms[sym & 63].apply(c.m.into(), c.s.into(), c.flips.into())
     }
 
+    /// The corner part's split and twist after move number `turn`.
+    #[inline(always)]
+    pub(super) fn moved_corners(&self, split: u8, twist: u16, turn: usize) -> (u8, u16) {
+        let n = self.moves.len();
+        (
+            self.split_moves[usize::from(split) * n + turn],
+            self.twist_moves[usize::from(twist) * n + turn],
+        )
+    }
+
+    /// The class of corner part `corners` and the symmetry that takes it to the class's
+    /// representative.
+    #[inline(always)]
+    pub(super) fn class_and_symmetry(&self, corners: u32) -> (u32, usize) {
+        let reduced = self.reduce[corners as usize];
+        (reduced >> 6, (reduced & 63) as usize)
+    }
+
     /// Asks for what [`H48Space::index`] reads first for `c`: its corner class.
     #[inline(always)]
     pub fn prefetch_class(&self, c: H48Coord) {
@@ -227,8 +246,7 @@ impl H48Space {
     /// The table index of a coordinate (one of several for a self-symmetric corner class).
     #[inline(always)]
     pub fn index(&self, c: H48Coord) -> u64 {
-        let reduced = self.reduce[c.corners() as usize];
-        let (class, sym) = (reduced >> 6, (reduced & 63) as usize);
+        let (class, sym) = self.class_and_symmetry(c.corners());
         let (m, s, flips) = self.conjugate_edges(&c, sym);
         u64::from(class) * self.edge_values + u64::from(self.edge_value(m, s, flips))
     }
