@@ -128,10 +128,8 @@ struct Scratch<H: Heuristic> {
     other_axes_lead: Vec<bool>,
     /// The moves of the path being judged.
     path: Vec<Move>,
-    /// The children that the direct lookup keeps, grouped by parent (its index in the
-    /// batch's depth), with their inverse positions' coordinates for the dual lookup.
-    kept: Vec<NodeOf<H>>,
-    kept_parents: Vec<u32>,
+    /// The inverse positions' coordinates of the children the direct lookup listed, for the
+    /// dual lookup.
     inverses: Vec<H::Inverse>,
 }
 
@@ -158,8 +156,6 @@ impl<H: Heuristic> Frames<H> {
                 ends: Vec::new(),
                 other_axes_lead: Vec::new(),
                 path: Vec::new(),
-                kept: Vec::new(),
-                kept_parents: Vec::new(),
                 inverses: Vec::new(),
             },
         }
@@ -538,23 +534,25 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         self.shared.shifts.as_ref().filter(|_| self.split.is_none())
     }
 
-    /// The second round: reads the children's entries and keeps those within the bound, a
-    /// node at a time (a bound may rule out a child's whole face or its parent, see
-    /// [`reach`]); locates the kept children's inverses and asks for their entries together.
-    /// The batch's nodes start at index `first` of depth `g`.
+    /// The second round: reads the children's entries and lists those within the bound at
+    /// depth `g + 1`, a node at a time (a bound may rule out a child's whole face or its
+    /// parent, see [`reach`]); locates the listed children's inverses and asks for their
+    /// entries together. The batch's nodes start at index `first` of depth `g`.
     fn direct_lookups(&mut self, g: u8, first: usize) {
         let (heuristic, canonical, shared) = (self.heuristic, self.canonical, self.shared);
         let budget = shared.bound - g - 1;
         let Frames { depths, scratch } = &mut self.frames;
-        let nodes = &depths[usize::from(g)].nodes;
-        scratch.kept.clear();
-        scratch.kept_parents.clear();
+        let (above, below) = depths.split_at_mut(usize::from(g) + 1);
+        let (nodes, next) = (&above[usize::from(g)].nodes, &mut below[0]);
+        next.nodes.clear();
+        next.parents.clear();
+        next.ties.clear();
         scratch.inverses.clear();
         let mut begin = 0;
         for (b, &end) in scratch.ends.iter().enumerate() {
             let (parent, node) = (first + b, &nodes[first + b]);
             let other_axes_lead = scratch.other_axes_lead[b];
-            let mark = scratch.kept.len();
+            let mark = next.nodes.len();
             let mut dead_faces = 0u32;
             for child in &scratch.children[begin..end as usize] {
                 let face = canonical.face(child.turn);
@@ -571,8 +569,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                         continue;
                     }
                     Reach::NotTheParent => {
-                        scratch.kept.truncate(mark);
-                        scratch.kept_parents.truncate(mark);
+                        next.nodes.truncate(mark);
+                        next.parents.truncate(mark);
                         scratch.inverses.truncate(mark);
                         break;
                     }
@@ -584,23 +582,24 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                         .push(heuristic.inverse(&child.cubes, child.turn));
                 }
                 heuristic.prefetch_moves(&child.coords);
-                scratch.kept.push(child);
-                scratch.kept_parents.push(parent as u32);
+                next.nodes.push(child);
+                next.parents.push(parent as u32);
             }
             begin = end as usize;
         }
         if shared.dual {
-            for (inverse, child) in scratch.inverses.iter().zip(&scratch.kept) {
+            for (inverse, child) in scratch.inverses.iter().zip(&next.nodes) {
                 heuristic.ask_inverse(inverse, child.turn);
             }
         }
     }
 
-    /// The third round: the dual lookup drops kept children or narrows their next moves, a
-    /// parent's children at a time. A child's inverse is as far as the child, and one move
-    /// from its siblings' inverses, whichever end the node extends: its bound rules out
-    /// siblings and the parent as the direct one does. The children left are listed at depth
-    /// `g + 1`, each turned around where its other end has fewer moves to try.
+    /// The third round over the children the second listed at depth `g + 1`: the dual lookup
+    /// drops some or narrows their next moves, a parent's children at a time. A child's
+    /// inverse is as far as the child, and one move from its siblings' inverses, whichever end
+    /// the node extends: its bound rules out siblings and the parent as the direct one does.
+    /// Each child left is turned around where its other end has fewer moves to try. The list
+    /// is compacted in place: a child moves only to close a gap the dropped ones left.
     fn enter(&mut self, g: u8) {
         let (heuristic, canonical, shared) = (self.heuristic, self.canonical, self.shared);
         let budget = shared.bound - g - 1;
@@ -608,15 +607,12 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         let forward_only = shared.forward_prefixes && self.split.is_some();
         let Frames { depths, scratch } = &mut self.frames;
         let next = &mut depths[usize::from(g) + 1];
-        next.nodes.clear();
-        next.parents.clear();
-        next.ties.clear();
-        let kept = scratch.kept.len();
-        let mut begin = 0;
-        while begin < kept {
-            let parent = scratch.kept_parents[begin];
+        let listed = next.nodes.len();
+        let (mut begin, mut kept) = (0, 0);
+        while begin < listed {
+            let parent = next.parents[begin];
             let mut end = begin + 1;
-            while end < kept && scratch.kept_parents[end] == parent {
+            while end < listed && next.parents[end] == parent {
                 end += 1;
             }
             let siblings = begin..end;
@@ -626,7 +622,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             if shared.dual {
                 let mut parent_out = false;
                 for k in siblings.clone() {
-                    let child = &mut scratch.kept[k];
+                    let child = &mut next.nodes[k];
                     let inverse = &scratch.inverses[k];
                     match heuristic.dual(inverse, child.turn, &mut child.dual, budget) {
                         Ok(allowed) => child.allowed &= allowed,
@@ -648,22 +644,27 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 }
             }
             for k in siblings.clone() {
-                let mut child = scratch.kept[k];
+                let child = &mut next.nodes[k];
                 if passed & 1 << (k - siblings.start) == 0
                     || dead_faces & 1 << canonical.face(child.turn) != 0
                 {
                     continue;
                 }
                 if turn_around {
-                    narrow_other_end(heuristic, &mut child, budget);
+                    narrow_other_end(heuristic, child, budget);
                     if !forward_only {
-                        choose_end(heuristic, &mut child);
+                        choose_end(heuristic, child);
                     }
                 }
-                next.nodes.push(child);
-                next.parents.push(parent);
+                if kept != k {
+                    next.nodes[kept] = next.nodes[k];
+                    next.parents[kept] = parent;
+                }
+                kept += 1;
             }
         }
+        next.nodes.truncate(kept);
+        next.parents.truncate(kept);
     }
 
     fn check_deadline(&self) -> bool {
