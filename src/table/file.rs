@@ -24,6 +24,9 @@ pub struct Table {
     /// The format version it was written in, which says how its checksum is computed.
     version: u32,
     map: Mmap,
+    /// The file mapped: kept open so that a remap ([`Table::keep_resident`]) maps the same file
+    /// even if another has been renamed over its path since.
+    file: File,
     path: PathBuf,
 }
 
@@ -169,6 +172,7 @@ impl Table {
             header,
             version,
             map,
+            file,
             path: path.to_path_buf(),
         })
     }
@@ -205,8 +209,8 @@ impl Table {
         self.map.len() as u64
     }
 
-    /// Prepares the table for a search, which reads it at random. The first two steps are
-    /// hints: where the system refuses one, pages still map in on demand.
+    /// Prepares the table for a search, which reads it at random. The steps are hints: where
+    /// the system refuses one, pages still map in on demand.
     ///
     /// Every table is mapped with `MADV_HUGEPAGE` (in [`Table::open_file`]): on kernels whose
     /// file system keeps large folios (ext4 since Linux 6.16) its pages are read in and mapped
@@ -215,18 +219,79 @@ impl Table {
     ///
     /// - Map every page in now (`MADV_POPULATE_READ`): a first visit would be a page fault (for
     ///   the 1 GiB phase-1 table that doubled the time of short searches).
+    /// - Where a large table is still mostly in 4 KiB pages (read in before by a program that
+    ///   mapped it without the advice), read it in again in 2 MiB pages (see [`super::huge`]).
     /// - Lock the pages in memory (`mlock`) until the table is dropped: a virtual machine whose
     ///   balloon shrinks the page cache (the project's 2-core VM loses about 10 MB of cache a
     ///   second) would otherwise take pages away in mid-search, to be read from disk again.
     /// - Read a byte of every page: under a hypervisor, the guest's first access to a page
     ///   the host filled costs an exit (see `touch_every_page`); better all of them now than
     ///   scattered over the first searches.
-    pub fn keep_resident(&self) {
+    ///
+    /// An error only where the file could not be mapped again, or came back another size.
+    pub fn keep_resident(&mut self) -> Result<(), TableError> {
+        self.keep_resident_from(super::huge::LARGE)
+    }
+
+    /// [`Table::keep_resident`], with tables of `large` bytes or more read in again where too
+    /// few of their pages are 2 MiB (a parameter for the tests, whose tables are small).
+    fn keep_resident_from(&mut self, large: usize) -> Result<(), TableError> {
         #[cfg(target_os = "linux")]
-        let _ = self.map.advise(memmap2::Advice::PopulateRead);
+        {
+            let _ = self.map.advise(memmap2::Advice::PopulateRead);
+            if self.map.len() >= large {
+                self.read_in_huge_pages()?;
+            }
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = large;
         #[cfg(unix)]
         let _ = self.map.lock();
         touch_every_page(&self.map);
+        Ok(())
+    }
+
+    /// Reads the file in again where less than [`super::huge::ENOUGH`] of its mapping is in 2
+    /// MiB pages and no such reread failed before for this version of the file.
+    #[cfg(target_os = "linux")]
+    fn read_in_huge_pages(&mut self) -> Result<(), TableError> {
+        use super::huge;
+        let share = |map: &Mmap| huge::share_in_huge_pages(map.as_ptr(), map.len());
+        if share(&self.map).is_none_or(|s| s >= huge::ENOUGH) {
+            return Ok(());
+        }
+        let Some(stamp) = file_stamp(&self.path, self.header.checksum) else {
+            return Ok(());
+        };
+        if huge::tried_before(&self.path, &stamp) {
+            return Ok(());
+        }
+        let io = |source| TableError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let len = self.map.len();
+        // The mapping holds its pages in the cache: it goes first, and a page stands in.
+        self.map = memmap2::MmapOptions::new()
+            .len(1)
+            .map_anon()
+            .and_then(|m| m.make_read_only())
+            .map_err(io)?;
+        let _ = huge::drop_cached(&self.file);
+        // SAFETY: as in `open_file`; the same file, still open.
+        let map = unsafe { Mmap::map(&self.file) }.map_err(io)?;
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let _ = map.advise(memmap2::Advice::PopulateRead);
+        if map.len() != len {
+            return Err(TableError::Changed {
+                path: self.path.clone(),
+            });
+        }
+        if share(&map).is_none_or(|s| s < huge::ENOUGH) {
+            huge::mark_tried(&self.path, &stamp);
+        }
+        self.map = map;
+        Ok(())
     }
 
     /// The packed entries.
@@ -310,4 +375,108 @@ fn touch_every_page(bytes: &[u8]) {
         sum = sum.wrapping_add(bytes[offset]);
     }
     std::hint::black_box(sum);
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::super::huge;
+    use super::*;
+    use crate::packing::Encoding;
+    use crate::table::{Contents, SpaceCode, write_table};
+
+    /// A valid table of `bytes` one-byte entries at `path`; its payload.
+    fn write_large(path: &Path, bytes: u64) -> Vec<u8> {
+        let payload: Vec<u8> = (0..bytes)
+            .map(|i| (i.wrapping_mul(0x9E37_79B9) >> 24) as u8)
+            .collect();
+        let contents = Contents {
+            space: SpaceCode {
+                family: 0,
+                metric: 0,
+            },
+            encoding: Encoding::Byte,
+            entries: bytes,
+            histogram: vec![bytes],
+            parameters: None,
+        };
+        write_table(path, contents, &payload).unwrap();
+        payload
+    }
+
+    /// Reads half the pages of `path` a page at a time at random, after dropping it from the
+    /// cache: the cache then holds them in 4 KiB folios, as after a program that read the file
+    /// without asking for 2 MiB pages.
+    fn read_in_small_pages(path: &Path) {
+        use rand::SeedableRng;
+        use rand::seq::SliceRandom;
+        use std::os::unix::fs::FileExt;
+        let file = File::open(path).unwrap();
+        huge::drop_cached(&file).unwrap();
+        let len = file.metadata().unwrap().len();
+        let mut pages: Vec<u64> = (0..len / 4096).map(|p| p * 4096).collect();
+        pages.shuffle(&mut rand::rngs::Xoshiro256PlusPlus::seed_from_u64(4096));
+        let mut byte = [0u8];
+        for &page in &pages[..pages.len() / 2] {
+            file.read_at(&mut byte, page).unwrap();
+        }
+    }
+
+    fn share(table: &Table) -> f64 {
+        huge::share_in_huge_pages(table.map.as_ptr(), table.map.len()).expect("in smaps")
+    }
+
+    /// A table the cache holds in 4 KiB pages is read in again, its contents unchanged: in 2
+    /// MiB pages where this system gives them, and otherwise marked as tried, after which it is
+    /// not read in again.
+    #[test]
+    fn a_table_in_small_pages_is_read_in_again_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("large.tbl");
+        let payload = write_large(&path, 32 << 20);
+        read_in_small_pages(&path);
+        let mut table = Table::open_file(&path, "rebuild").unwrap();
+        let _ = table.map.advise(memmap2::Advice::PopulateRead);
+        assert!(share(&table) < huge::ENOUGH, "the set-up left 2 MiB pages");
+        table.keep_resident_from(1 << 20).unwrap();
+        assert_eq!(table.payload(), &payload[..]);
+        let marker = huge::marker_path(&path);
+        let stamp = file_stamp(&path, table.header.checksum).unwrap();
+        if share(&table) >= huge::ENOUGH {
+            assert!(!marker.exists(), "marked though it is in 2 MiB pages");
+            return;
+        }
+        assert_eq!(fs::read_to_string(&marker).unwrap(), stamp);
+        drop(table);
+        read_in_small_pages(&path);
+        let mut table = Table::open_file(&path, "rebuild").unwrap();
+        let before = share(&table);
+        table.keep_resident_from(1 << 20).unwrap();
+        assert_eq!(share(&table), before, "read in again though marked");
+        assert_eq!(table.payload(), &payload[..]);
+    }
+
+    /// A table marked as tried for its present version is not read in again, whatever its
+    /// pages.
+    #[test]
+    fn a_marked_table_is_left_as_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("large.tbl");
+        let payload = write_large(&path, 32 << 20);
+        let table = Table::open_file(&path, "rebuild").unwrap();
+        let stamp = file_stamp(&path, table.header.checksum).unwrap();
+        drop(table);
+        huge::mark_tried(&path, &stamp);
+        read_in_small_pages(&path);
+        let mut table = Table::open_file(&path, "rebuild").unwrap();
+        let _ = table.map.advise(memmap2::Advice::PopulateRead);
+        let before = share(&table);
+        assert!(before < huge::ENOUGH, "the set-up left 2 MiB pages");
+        table.keep_resident_from(1 << 20).unwrap();
+        assert_eq!(table.payload(), &payload[..]);
+        assert!(
+            (share(&table) - before).abs() < 0.01,
+            "read in again though marked: {before} then {}",
+            share(&table)
+        );
+    }
 }

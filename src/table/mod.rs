@@ -11,13 +11,15 @@
 //! The format knows nothing of what the entries mean: the header names the space in the
 //! catalogue's codes ([`SpaceCode`]), and the catalogue (the layer above) decides which codes
 //! it accepts, names files and says how a table is rebuilt. Here: the header and its checks
-//! ([`header`]), writing atomically ([`write`]), mapping and verifying ([`file`]), the zstd
-//! shipping copy ([`zst`]) and where tables live by default ([`data_dir`]).
+//! ([`header`]), writing atomically ([`write`]), mapping and verifying ([`file`]) in 2 MiB
+//! pages where the system gives them ([`huge`]), the zstd shipping copy ([`zst`]) and where
+//! tables live by default ([`data_dir`]).
 
 pub mod data_dir;
 mod error;
 pub mod file;
 pub mod header;
+mod huge;
 pub mod identity;
 pub mod write;
 pub mod zst;

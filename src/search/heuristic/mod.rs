@@ -356,8 +356,8 @@ fn cheaper_alternative(
 
 /// Maps a table for a search: checked, and kept resident (see [`Table::keep_resident`]).
 pub(crate) fn open_table(dir: &Path, id: TableId) -> Result<Table, TableError> {
-    let table = id.open(dir, Verify::IfNew)?;
-    table.keep_resident();
+    let mut table = id.open(dir, Verify::IfNew)?;
+    table.keep_resident()?;
     Ok(table)
 }
 
