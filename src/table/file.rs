@@ -26,6 +26,7 @@ pub struct Table {
     map: Mmap,
     /// The file mapped: kept open so that a remap ([`Table::keep_resident`]) maps the same file
     /// even if another has been renamed over its path since.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     file: File,
     path: PathBuf,
 }
@@ -228,49 +229,50 @@ impl Table {
     ///   the host filled costs an exit (see `touch_every_page`); better all of them now than
     ///   scattered over the first searches.
     ///
-    /// An error only where the file could not be mapped again, or came back another size.
-    pub fn keep_resident(&mut self) -> Result<(), TableError> {
-        self.keep_resident_from(super::huge::LARGE)
-    }
-
-    /// [`Table::keep_resident`], with tables of `large` bytes or more read in again where too
-    /// few of their pages are 2 MiB (a parameter for the tests, whose tables are small).
-    fn keep_resident_from(&mut self, large: usize) -> Result<(), TableError> {
+    /// Consumes the table and gives it back prepared; an error only where the file could not
+    /// be mapped again, or came back another size (nothing of the table is left then).
+    #[cfg_attr(not(target_os = "linux"), allow(unused_mut))]
+    pub fn keep_resident(mut self) -> Result<Table, TableError> {
         #[cfg(target_os = "linux")]
         {
             let _ = self.map.advise(memmap2::Advice::PopulateRead);
-            if self.map.len() >= large {
-                self.read_in_huge_pages()?;
-            }
+            self.read_in_huge_pages(super::huge::LARGE)?;
         }
-        #[cfg(not(target_os = "linux"))]
-        let _ = large;
         #[cfg(unix)]
         let _ = self.map.lock();
         touch_every_page(&self.map);
-        Ok(())
+        Ok(self)
     }
 
-    /// Reads the file in again where less than [`super::huge::ENOUGH`] of its mapping is in 2
-    /// MiB pages and no such reread failed before for this version of the file.
+    /// Reads the file in again where it is `large` bytes or more, less than
+    /// [`super::huge::ENOUGH`] of its mapping is in 2 MiB pages, and no such reread of this
+    /// version of the file failed since the boot. On an error the table holds a one-byte
+    /// stand-in mapping: only [`Table::keep_resident`], which then drops it, calls this.
     #[cfg(target_os = "linux")]
-    fn read_in_huge_pages(&mut self) -> Result<(), TableError> {
-        use super::huge;
-        let share = |map: &Mmap| huge::share_in_huge_pages(map.as_ptr(), map.len());
-        if share(&self.map).is_none_or(|s| s >= huge::ENOUGH) {
-            return Ok(());
+    fn read_in_huge_pages(&mut self, large: usize) -> Result<super::huge::Pages, TableError> {
+        use super::huge::{self, Pages};
+        let len = self.map.len();
+        if len < large || !(self.map.as_ptr() as usize).is_multiple_of(huge::HUGE_PAGE) {
+            return Ok(Pages::Left);
         }
-        let Some(stamp) = file_stamp(&self.path, self.header.checksum) else {
-            return Ok(());
-        };
-        if huge::tried_before(&self.path, &stamp) {
-            return Ok(());
+        let share = |map: &Mmap| huge::share_in_huge_pages(map.as_ptr(), map.len());
+        match share(&self.map) {
+            None => return Ok(Pages::Unknown),
+            Some(s) if s >= huge::ENOUGH => return Ok(Pages::Enough),
+            Some(_) => {}
         }
         let io = |source| TableError::Io {
             path: self.path.clone(),
             source,
         };
-        let len = self.map.len();
+        // The open file's identity, not the path's: another file may have been renamed there.
+        let stamp = stamp_of(&self.file.metadata().map_err(io)?, self.header.checksum);
+        let Some(stamp) = stamp else {
+            return Ok(Pages::Unknown);
+        };
+        if huge::tried_before(&self.path, &stamp) {
+            return Ok(Pages::TriedBefore);
+        }
         // The mapping holds its pages in the cache: it goes first, and a page stands in.
         self.map = memmap2::MmapOptions::new()
             .len(1)
@@ -291,7 +293,7 @@ impl Table {
             huge::mark_tried(&self.path, &stamp);
         }
         self.map = map;
-        Ok(())
+        Ok(Pages::ReadAgain)
     }
 
     /// The packed entries.
@@ -329,7 +331,11 @@ pub(super) fn record_verified(path: &Path, checksum: u64) {
 /// cost is one verification after a copy or restore (a second or two for the default table),
 /// against the alternative of hashing the whole table at every start.
 fn file_stamp(path: &Path, checksum: u64) -> Option<String> {
-    let meta = fs::metadata(path).ok()?;
+    stamp_of(&fs::metadata(path).ok()?, checksum)
+}
+
+/// [`file_stamp`] of a file with metadata `meta`.
+fn stamp_of(meta: &fs::Metadata, checksum: u64) -> Option<String> {
     let modified = meta
         .modified()
         .ok()?
@@ -379,10 +385,13 @@ fn touch_every_page(bytes: &[u8]) {
 
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    use super::super::huge;
+    use super::super::huge::{self, Pages};
     use super::*;
     use crate::packing::Encoding;
     use crate::table::{Contents, SpaceCode, write_table};
+
+    /// The tables here are 32 MiB; read in again from 1 MiB on.
+    const LARGE: usize = 1 << 20;
 
     /// A valid table of `bytes` one-byte entries at `path`; its payload.
     fn write_large(path: &Path, bytes: u64) -> Vec<u8> {
@@ -403,10 +412,12 @@ mod tests {
         payload
     }
 
-    /// Reads half the pages of `path` a page at a time at random, after dropping it from the
-    /// cache: the cache then holds them in 4 KiB folios, as after a program that read the file
-    /// without asking for 2 MiB pages.
-    fn read_in_small_pages(path: &Path) {
+    /// Opens the table at `path` after reading half its pages a page at a time at random,
+    /// once dropped from the cache: the cache then holds them in 4 KiB folios, as after a
+    /// program that read the file without asking for 2 MiB pages. Its pages mapped in; `None`
+    /// where this system could not be brought to that state (the drop left pages in 2 MiB
+    /// folios, or the share cannot be read).
+    fn open_in_small_pages(path: &Path) -> Option<Table> {
         use rand::SeedableRng;
         use rand::seq::SliceRandom;
         use std::os::unix::fs::FileExt;
@@ -419,10 +430,17 @@ mod tests {
         for &page in &pages[..pages.len() / 2] {
             file.read_at(&mut byte, page).unwrap();
         }
+        let table = Table::open_file(path, "rebuild").unwrap();
+        let _ = table.map.advise(memmap2::Advice::PopulateRead);
+        let small = share(&table).is_some_and(|s| s < huge::ENOUGH);
+        if !small {
+            eprintln!("skipped: this system keeps no table in 4 KiB pages to test with");
+        }
+        small.then_some(table)
     }
 
-    fn share(table: &Table) -> f64 {
-        huge::share_in_huge_pages(table.map.as_ptr(), table.map.len()).expect("in smaps")
+    fn share(table: &Table) -> Option<f64> {
+        huge::share_in_huge_pages(table.map.as_ptr(), table.map.len())
     }
 
     /// A table the cache holds in 4 KiB pages is read in again, its contents unchanged: in 2
@@ -433,30 +451,36 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("large.tbl");
         let payload = write_large(&path, 32 << 20);
-        read_in_small_pages(&path);
-        let mut table = Table::open_file(&path, "rebuild").unwrap();
-        let _ = table.map.advise(memmap2::Advice::PopulateRead);
-        assert!(share(&table) < huge::ENOUGH, "the set-up left 2 MiB pages");
-        table.keep_resident_from(1 << 20).unwrap();
-        assert_eq!(table.payload(), &payload[..]);
-        let marker = huge::marker_path(&path);
-        let stamp = file_stamp(&path, table.header.checksum).unwrap();
-        if share(&table) >= huge::ENOUGH {
-            assert!(!marker.exists(), "marked though it is in 2 MiB pages");
+        let Some(mut table) = open_in_small_pages(&path) else {
+            return;
+        };
+        if !(table.map.as_ptr() as usize).is_multiple_of(huge::HUGE_PAGE) {
+            assert_eq!(table.read_in_huge_pages(LARGE).unwrap(), Pages::Left);
             return;
         }
-        assert_eq!(fs::read_to_string(&marker).unwrap(), stamp);
-        drop(table);
-        read_in_small_pages(&path);
-        let mut table = Table::open_file(&path, "rebuild").unwrap();
-        let before = share(&table);
-        table.keep_resident_from(1 << 20).unwrap();
-        assert_eq!(share(&table), before, "read in again though marked");
+        assert_eq!(table.read_in_huge_pages(LARGE).unwrap(), Pages::ReadAgain);
         assert_eq!(table.payload(), &payload[..]);
+        let marked = huge::marker_path(&path).exists();
+        let now = share(&table).unwrap();
+        assert_eq!(
+            marked,
+            now < huge::ENOUGH,
+            "marked {marked} with {now} in 2 MiB pages"
+        );
+        drop(table);
+        if let Some(mut table) = open_in_small_pages(&path) {
+            let expected = if marked {
+                Pages::TriedBefore
+            } else {
+                Pages::ReadAgain
+            };
+            assert_eq!(table.read_in_huge_pages(LARGE).unwrap(), expected);
+            assert_eq!(table.payload(), &payload[..]);
+        }
     }
 
-    /// A table marked as tried for its present version is not read in again, whatever its
-    /// pages.
+    /// A table marked as tried for its present version since the boot is not read in again;
+    /// one marked for another version is.
     #[test]
     fn a_marked_table_is_left_as_it_is() {
         let dir = tempfile::tempdir().unwrap();
@@ -466,17 +490,30 @@ mod tests {
         let stamp = file_stamp(&path, table.header.checksum).unwrap();
         drop(table);
         huge::mark_tried(&path, &stamp);
-        read_in_small_pages(&path);
-        let mut table = Table::open_file(&path, "rebuild").unwrap();
-        let _ = table.map.advise(memmap2::Advice::PopulateRead);
-        let before = share(&table);
-        assert!(before < huge::ENOUGH, "the set-up left 2 MiB pages");
-        table.keep_resident_from(1 << 20).unwrap();
+        let Some(mut table) = open_in_small_pages(&path) else {
+            return;
+        };
+        if !(table.map.as_ptr() as usize).is_multiple_of(huge::HUGE_PAGE) {
+            return;
+        }
+        assert_eq!(table.read_in_huge_pages(LARGE).unwrap(), Pages::TriedBefore);
         assert_eq!(table.payload(), &payload[..]);
-        assert!(
-            (share(&table) - before).abs() < 0.01,
-            "read in again though marked: {before} then {}",
-            share(&table)
-        );
+        drop(table);
+        huge::mark_tried(&path, "another version");
+        if let Some(mut table) = open_in_small_pages(&path) {
+            assert_eq!(table.read_in_huge_pages(LARGE).unwrap(), Pages::ReadAgain);
+            assert_eq!(table.payload(), &payload[..]);
+        }
+    }
+
+    /// `keep_resident` gives the table back whole.
+    #[test]
+    fn a_table_kept_resident_reads_as_before() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("large.tbl");
+        let payload = write_large(&path, 3 << 20);
+        let table = Table::open_file(&path, "rebuild").unwrap();
+        let table = table.keep_resident().unwrap();
+        assert_eq!(table.payload(), &payload[..]);
     }
 }

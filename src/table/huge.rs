@@ -16,15 +16,35 @@
 //! drops the file's cached pages (`POSIX_FADV_DONTNEED`, which drops only pages no process
 //! maps) and reads them in again under the advice. That costs one read of the file from disk,
 //! about 5 s for `h48-eo6` here, once: later opens find the cache in 2 MiB folios. Where the
-//! read brings no 2 MiB pages (an older kernel, a file system without large folios) it would
-//! be paid at every open, so a marker beside the table (`TABLE.small-pages`, holding the
-//! file's identity) says it was tried for this version of the file, and it is not tried again.
+//! read brings too few 2 MiB pages (an older kernel, a file system without large folios, or
+//! another program mapping the pages, which the drop then leaves) it would be paid at every
+//! open, so a marker beside the table (`TABLE.small-pages`, holding the file's identity and the
+//! boot's) says it was tried for this version of the file since the machine started, and it is
+//! not tried again until either changes (a kernel upgrade comes with a boot).
 //! Rejected: copying the table into anonymous memory in 2 MiB pages (this VM gives anonymous
 //! memory no huge pages, and the copy doubles the memory a table takes while the page cache
 //! holds it too); `MADV_COLLAPSE` on the file mapping (refused here with `EINVAL`).
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+
+/// What [`super::Table::keep_resident`] found, and did, about a table's page size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Pages {
+    /// Smaller than [`LARGE`], or mapped at an address no 2 MiB page can start at.
+    Left,
+    /// The share in 2 MiB pages could not be read (no `FilePmdMapped` in `/proc/self/smaps`).
+    Unknown,
+    /// At least [`ENOUGH`] of it was in 2 MiB pages.
+    Enough,
+    /// Too little, but a reread of this version of the file was tried since the boot.
+    TriedBefore,
+    /// Read in again.
+    ReadAgain,
+}
+
+/// 2 MiB: the size of a page the TLB covers a table with.
+pub(super) const HUGE_PAGE: usize = 2 << 20;
 
 /// Tables smaller than this are left as they are: a few hundred 4 KiB pages stay in the TLB.
 pub(super) const LARGE: usize = 64 << 20;
@@ -37,7 +57,8 @@ pub(super) const ENOUGH: f64 = 0.75;
 #[cfg(target_os = "linux")]
 pub(super) fn share_in_huge_pages(start: *const u8, len: usize) -> Option<f64> {
     let smaps = std::fs::read_to_string("/proc/self/smaps").ok()?;
-    let head = format!("{:x}-", start as usize);
+    // The kernel writes addresses in at least eight hex digits.
+    let head = format!("{:08x}-", start as usize);
     let block = smaps
         .split_inclusive('\n')
         .skip_while(|line| !line.starts_with(&head))
@@ -79,13 +100,20 @@ pub(super) fn marker_path(table: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
-/// Whether a reread of the table whose identity is `stamp` was tried before and did not help.
+/// The marker's text for the table whose identity is `stamp`: that and the boot's identity.
+fn marker_text(stamp: &str) -> String {
+    let boot = std::fs::read_to_string("/proc/sys/kernel/random/boot_id").unwrap_or_default();
+    format!("{} {}", stamp.trim_end(), boot.trim())
+}
+
+/// Whether a reread of the table whose identity is `stamp` was tried since the boot and did not
+/// help.
 pub(super) fn tried_before(table: &Path, stamp: &str) -> bool {
-    std::fs::read_to_string(marker_path(table)).is_ok_and(|marked| marked == stamp)
+    std::fs::read_to_string(marker_path(table)).is_ok_and(|marked| marked == marker_text(stamp))
 }
 
 /// Records that a reread of the table whose identity is `stamp` did not help. Best effort: a
 /// read-only data directory only means trying again at the next open.
 pub(super) fn mark_tried(table: &Path, stamp: &str) {
-    let _ = std::fs::write(marker_path(table), stamp);
+    let _ = std::fs::write(marker_path(table), marker_text(stamp));
 }

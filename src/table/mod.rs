@@ -19,6 +19,7 @@ pub mod data_dir;
 mod error;
 pub mod file;
 pub mod header;
+#[cfg(target_os = "linux")]
 mod huge;
 pub mod identity;
 pub mod write;

@@ -356,9 +356,7 @@ fn cheaper_alternative(
 
 /// Maps a table for a search: checked, and kept resident (see [`Table::keep_resident`]).
 pub(crate) fn open_table(dir: &Path, id: TableId) -> Result<Table, TableError> {
-    let mut table = id.open(dir, Verify::IfNew)?;
-    table.keep_resident()?;
-    Ok(table)
+    id.open(dir, Verify::IfNew)?.keep_resident()
 }
 
 /// Turn numbers indexed by turn number, held inline: the search maps every child's turn
