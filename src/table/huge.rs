@@ -106,14 +106,35 @@ fn marker_text(stamp: &str) -> String {
     format!("{} {}", stamp.trim_end(), boot.trim())
 }
 
+/// Whether the marker of `table` is absent or a plain file: a FIFO put there would hold a read
+/// or a write of it forever, and a link would redirect the write.
+fn marker_is_plain(table: &Path) -> bool {
+    std::fs::symlink_metadata(marker_path(table)).map_or(true, |m| m.file_type().is_file())
+}
+
 /// Whether a reread of the table whose identity is `stamp` was tried since the boot and did not
-/// help.
+/// help. A marker is a line of about a hundred bytes: one far longer is not read.
 pub(super) fn tried_before(table: &Path, stamp: &str) -> bool {
-    std::fs::read_to_string(marker_path(table)).is_ok_and(|marked| marked == marker_text(stamp))
+    use std::io::Read;
+    let expected = marker_text(stamp);
+    // Checked before opening: opening a FIFO waits for a writer.
+    if !marker_is_plain(table) {
+        return false;
+    }
+    let Ok(file) = File::open(marker_path(table)) else {
+        return false;
+    };
+    let mut marked = Vec::new();
+    file.take(expected.len() as u64 + 1)
+        .read_to_end(&mut marked)
+        .is_ok()
+        && marked == expected.as_bytes()
 }
 
 /// Records that a reread of the table whose identity is `stamp` did not help. Best effort: a
 /// read-only data directory only means trying again at the next open.
 pub(super) fn mark_tried(table: &Path, stamp: &str) {
-    let _ = std::fs::write(marker_path(table), marker_text(stamp));
+    if marker_is_plain(table) {
+        let _ = std::fs::write(marker_path(table), marker_text(stamp));
+    }
 }
