@@ -3,12 +3,21 @@
 //! The latency of the table reads bounds the node rate. A node alone has too few reads to hide
 //! it: its children's entries, then its kept children's inverses' entries, two rounds of
 //! requests that each wait on memory, with about eleven requests in the first and two or three
-//! in the second. So the walk expands up to [`BATCH`] nodes of one depth together, in three
-//! rounds over the whole batch: generate every child and ask for its entry; read the entries,
-//! keep the children within the bound, locate their inverses and ask for those; read the
-//! inverses' entries and list the children that pass at the next depth. Each round's requests
-//! are made back to back, hundreds of them (see [`ask_all`]), so that their misses overlap and
-//! a round waits on memory about once.
+//! in the second. So the walk expands up to [`BATCH`] nodes of one depth together, in rounds
+//! over the whole batch: generate each node's child by the first turn of each face and ask for
+//! its entry; read those entries and generate the other turns of the faces they leave possible
+//! (an entry may rule out its child's whole face, see [`Verdicts`]), and ask for theirs; read the
+//! entries, keep the children within the bound, locate their inverses and ask for those; read
+//! the inverses' entries and list the children that pass at the next depth. Where the budget
+//! is too large for any entry to rule out a face, the first two rounds are one. Each round's
+//! requests are made back to back, hundreds of them (see [`ask_all`]), so that their misses
+//! overlap and a round waits on memory about once.
+//!
+//! Looking a face's first turn up first spares a quarter of the children and of the table
+//! reads (position 10 of benches/peers.txt: 28.9 M children to 21.5 M), for the cost of one
+//! more round; the entries of a node's children are gathered into bit masks without a branch
+//! a child (see [`Verdicts`]), as whether a child is kept follows no pattern a predictor could
+//! learn (reports/performance.md, session 37).
 //!
 //! The children listed at the next depth are walked a batch at a time before the next batch of
 //! this depth: depth first over batches. A batch lists its children in canonical order (node
@@ -16,7 +25,8 @@
 //! so the leaves are reached in canonical order and the first solution found is the one a walk
 //! of one node at a time finds first. The bounds' decisions are the same, and so are the nodes
 //! of a complete iteration; an iteration that stops at a solution has also expanded the rest of
-//! each batch on the solution's path.
+//! each batch on the solution's path. A bound that rules out its child's face rules out the
+//! turns of the face listed before it too, whichever round made them.
 //! A node's path is not kept as it is walked: each node records its parent's place in the depth
 //! above, and the paths of solutions and prefixes are read back through those.
 
@@ -33,6 +43,9 @@ use std::time::Instant;
 /// asked for; 32 and 128 measure the same as 64 (reports/performance.md, "The walk a batch at
 /// a time").
 const BATCH: usize = 64;
+
+/// Every face, as a bit mask over face indices.
+const ALL_FACES: u32 = (1 << 6) - 1;
 
 /// Nodes between two looks at the clock and at the other threads.
 const CHECK_INTERVAL: u64 = 1 << 16;
@@ -131,6 +144,18 @@ struct Scratch<H: Heuristic> {
     /// The inverse positions' coordinates of the children the direct lookup listed, for the
     /// dual lookup.
     inverses: Vec<H::Inverse>,
+    /// The moves each node's children may be made by.
+    allowed: Vec<u32>,
+    /// The moves each node's children in `children` were made by: the first turn of each
+    /// face where an entry can rule out a whole face, else all of `allowed`.
+    masks: Vec<u32>,
+    /// Where an entry can rule out a whole face: the verdicts of each node's first turns, and
+    /// the children made once they were known (see [`make_the_rest`]), node by node, by the
+    /// moves in `late_masks`; node `i`'s end at `late_ends[i]`.
+    verdicts: Vec<Verdicts>,
+    late: Vec<ChildOf<H>>,
+    late_ends: Vec<u32>,
+    late_masks: Vec<u32>,
 }
 
 /// A walk's working storage, one frame per depth and one batch's scratch, made once per thread
@@ -157,6 +182,12 @@ impl<H: Heuristic> Frames<H> {
                 other_axes_lead: Vec::new(),
                 path: Vec::new(),
                 inverses: Vec::new(),
+                allowed: Vec::new(),
+                masks: Vec::new(),
+                verdicts: Vec::new(),
+                late: Vec::new(),
+                late_ends: Vec::new(),
+                late_masks: Vec::new(),
             },
         }
     }
@@ -203,20 +234,23 @@ pub struct Prefix<H: Heuristic> {
     pub path: Vec<u8>,
 }
 
-/// Generates the children of `nodes` by their allowed moves into `children`, node by node,
-/// their entries located but not yet asked for (see [`ask_all`]); `ends` receives where each
-/// node's children end. Kept out of line: inlined into the walk, where the rest of a batch's
-/// expansion holds registers too, `h48-eo6`'s walk counted 1.2% more instructions (session 34;
-/// not measured on the other tables).
+/// Generates the children of `nodes` by the moves in `masks` (one mask a node) into
+/// `children`, node by node, their entries located but not yet asked for (see [`ask_all`]);
+/// `ends` receives where each node's children end. Kept out of line: inlined into the walk,
+/// where the rest of a batch's expansion holds registers too, `h48-eo6`'s walk counted 1.2%
+/// more instructions (session 34; not measured on the other tables).
 #[inline(never)]
 fn generate<H: Heuristic>(
     heuristic: &H,
     nodes: &[NodeOf<H>],
+    masks: &[u32],
     children: &mut Vec<ChildOf<H>>,
     ends: &mut Vec<u32>,
 ) {
-    for node in nodes {
-        let mut mask = node.allowed;
+    children.clear();
+    ends.clear();
+    for (node, &mask) in nodes.iter().zip(masks) {
+        let mut mask = mask;
         while mask != 0 {
             let turn = mask.trailing_zeros() as usize;
             mask &= mask - 1;
@@ -232,6 +266,37 @@ fn generate<H: Heuristic>(
     }
 }
 
+/// The second round where an entry can rule out a whole face: reads the entries of the first
+/// turns (`scratch.children`, made by `scratch.masks`), keeps their verdicts, and makes the
+/// other turns of the faces those leave possible, none where they rule out the parent
+/// (cube48opt's order: a face ruled out by an earlier turn's entry is never generated), into
+/// `scratch.late`; asks for the new children's entries. Returns how many it made.
+#[inline(never)]
+fn make_the_rest<H: Heuristic>(
+    heuristic: &H,
+    canonical: &Canonical,
+    nodes: &[NodeOf<H>],
+    budget: u8,
+    scratch: &mut Scratch<H>,
+) -> u64 {
+    scratch.verdicts.clear();
+    scratch.late_masks.clear();
+    let mut begin = 0;
+    let firsts = scratch.ends.iter().zip(&scratch.masks);
+    for ((&end, &first_turns), &allowed) in firsts.zip(&scratch.allowed) {
+        let siblings = &scratch.children[begin..end as usize];
+        begin = end as usize;
+        let verdicts = Verdicts::of(heuristic, canonical, siblings, budget);
+        let dead = canonical.turns_of_faces(verdicts.dead_faces());
+        scratch.verdicts.push(verdicts);
+        scratch.late_masks.push(allowed & !first_turns & !dead);
+    }
+    let (masks, late) = (&scratch.late_masks, &mut scratch.late);
+    generate(heuristic, nodes, masks, late, &mut scratch.late_ends);
+    ask_all(heuristic, &scratch.late);
+    scratch.late.len() as u64
+}
+
 /// Asks for the entries of generated `children` ([`Heuristic::ask`]). The requests of a whole
 /// batch are made together: a prefetch here retires only once its line is on its way, so
 /// requests spread among the work of locating the lines would each hold the processor up in
@@ -243,32 +308,73 @@ fn ask_all<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
     }
 }
 
-/// What a child's `bound` (of the child or of its inverse, the same distance) rules out with
-/// `budget` moves left. The bound may exceed the budget by more than one step (it is not
-/// consistent). A child is one move from its parent, so at `budget + 3` the parent itself is
-/// out of reach (bidirectional pathmax). It is one move (two quarter turns) from the other
-/// turns of its face, so at `budget + 2` (`+ 3`) those are out of reach too.
-#[inline(always)]
-fn reach(canonical: &Canonical, bound: u8, budget: u8) -> Reach {
-    if bound <= budget {
-        Reach::Within
-    } else if bound >= budget + 3 {
-        Reach::NotTheParent
-    } else if bound > budget + canonical.sibling_distance() {
-        Reach::NotTheFace
-    } else {
-        Reach::NotTheChild
-    }
+/// What the entries of one node's children rule out, as bit masks. A child's bound (of the
+/// child or of its inverse, the same distance) may exceed the budget by more than one step (it
+/// is not consistent). A child is one move from its parent, so at `budget + 3` the parent
+/// itself is out of reach (bidirectional pathmax). It is one move (two quarter turns) from the
+/// other turns of its face, so at `budget + 2` (`+ 3`) those are out of reach too.
+#[derive(Clone, Copy)]
+struct Verdicts {
+    /// The turns whose children are within the budget by their own bounds.
+    within: u32,
+    /// The faces (a bit mask over face indices) a child's bound rules out.
+    faces_out: u32,
+    /// Whether a child's bound rules out the node itself.
+    parent_out: bool,
 }
 
-/// What a child's bound rules out (see [`reach`]).
-enum Reach {
-    Within,
-    NotTheChild,
-    /// The child and the other turns of its face.
-    NotTheFace,
-    /// The node the child was reached from.
-    NotTheParent,
+impl Verdicts {
+    /// What these verdicts and `other`'s, on other children of the same node, rule out.
+    #[inline(always)]
+    fn with(self, other: Verdicts) -> Verdicts {
+        Verdicts {
+            within: self.within | other.within,
+            faces_out: self.faces_out | other.faces_out,
+            parent_out: self.parent_out | other.parent_out,
+        }
+    }
+
+    /// The verdicts of the entries of `siblings`, one node's children, with `budget` moves
+    /// left after them. Gathered into masks without a branch a child: whether a child is kept
+    /// follows no pattern that a predictor could learn.
+    #[inline(always)]
+    fn of<H: Heuristic>(
+        heuristic: &H,
+        canonical: &Canonical,
+        siblings: &[ChildOf<H>],
+        budget: u8,
+    ) -> Verdicts {
+        let (mut within, mut faces_out, mut parent_out) = (0u32, 0u32, false);
+        let face_out_above = budget + canonical.sibling_distance();
+        for child in siblings {
+            let bound = heuristic.bound(&child.coords, budget);
+            within |= u32::from(bound <= budget) << child.turn;
+            faces_out |= u32::from(bound > face_out_above) << canonical.face(child.turn);
+            parent_out |= bound >= budget + 3;
+        }
+        Verdicts {
+            within,
+            faces_out,
+            parent_out,
+        }
+    }
+
+    /// The faces ruled out: all six where the node itself is.
+    #[inline(always)]
+    fn dead_faces(self) -> u32 {
+        if self.parent_out {
+            ALL_FACES
+        } else {
+            self.faces_out
+        }
+    }
+
+    /// The turns whose children are kept, or `None` where the node itself is ruled out. A
+    /// bound that rules out its face rules out every turn of it, the ones listed before it too.
+    #[inline(always)]
+    fn kept(self, canonical: &Canonical) -> Option<u32> {
+        (!self.parent_out).then(|| self.within & !canonical.turns_of_faces(self.faces_out))
+    }
 }
 
 /// One subtree's depth-first search, or the enumeration of the prefixes below the root.
@@ -472,18 +578,39 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             }
         }
         self.judge_batch(g, batch.clone());
+        let (heuristic, canonical) = (self.heuristic, self.canonical);
+        let budget = self.shared.bound - g - 1;
+        // Whether an entry can rule out its child's whole face (see [`Verdicts`]).
+        let faces_first = heuristic.largest_bound() > budget + canonical.sibling_distance();
         let Frames { depths, scratch } = &mut self.frames;
-        scratch.children.clear();
-        scratch.ends.clear();
-        generate(
-            self.heuristic,
-            &depths[usize::from(g)].nodes[batch.clone()],
-            &mut scratch.children,
-            &mut scratch.ends,
-        );
-        ask_all(self.heuristic, &scratch.children);
+        let nodes = &depths[usize::from(g)].nodes[batch.clone()];
+        scratch.allowed.clear();
+        scratch.masks.clear();
+        for (node, &other_axes_lead) in nodes.iter().zip(&scratch.other_axes_lead) {
+            let mut allowed = node.allowed;
+            if !other_axes_lead {
+                allowed &= canonical.on_axis_of(node.turn);
+            }
+            scratch.allowed.push(allowed);
+            scratch.masks.push(match faces_first {
+                true => canonical.first_of_each_face(allowed),
+                false => allowed,
+            });
+        }
+        let (masks, children) = (&scratch.masks, &mut scratch.children);
+        generate(heuristic, nodes, masks, children, &mut scratch.ends);
+        ask_all(heuristic, &scratch.children);
         self.nodes += scratch.children.len() as u64;
-        self.direct_lookups(g, batch.start);
+        if faces_first {
+            self.nodes += make_the_rest(heuristic, canonical, nodes, budget, scratch);
+        } else {
+            scratch.late.clear();
+            scratch.late_ends.clear();
+            scratch.late_ends.resize(nodes.len(), 0);
+            scratch.late_masks.clear();
+            scratch.late_masks.resize(nodes.len(), 0);
+        }
+        self.direct_lookups(g, batch.start, faces_first);
         self.enter(g);
         true
     }
@@ -534,11 +661,11 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         self.shared.shifts.as_ref().filter(|_| self.split.is_none())
     }
 
-    /// The second round: reads the children's entries and lists those within the bound at
+    /// The direct lookup: reads the children's entries and lists those within the bound at
     /// depth `g + 1`, a node at a time (a bound may rule out a child's whole face or its
-    /// parent, see [`reach`]); locates the listed children's inverses and asks for their
+    /// parent, see [`Verdicts`]); locates the listed children's inverses and asks for their
     /// entries together. The batch's nodes start at index `first` of depth `g`.
-    fn direct_lookups(&mut self, g: u8, first: usize) {
+    fn direct_lookups(&mut self, g: u8, first: usize, faces_first: bool) {
         let (heuristic, canonical, shared) = (self.heuristic, self.canonical, self.shared);
         let budget = shared.bound - g - 1;
         let Frames { depths, scratch } = &mut self.frames;
@@ -548,33 +675,31 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         next.parents.clear();
         next.ties.clear();
         scratch.inverses.clear();
-        let mut begin = 0;
-        for (b, &end) in scratch.ends.iter().enumerate() {
+        let (mut begin, mut late_begin) = (0, 0);
+        for b in 0..scratch.ends.len() {
             let (parent, node) = (first + b, &nodes[first + b]);
-            let other_axes_lead = scratch.other_axes_lead[b];
-            let mark = next.nodes.len();
-            let mut dead_faces = 0u32;
-            for child in &scratch.children[begin..end as usize] {
-                let face = canonical.face(child.turn);
-                if dead_faces & 1 << face != 0
-                    || !other_axes_lead && face % 3 != canonical.face(node.turn) % 3
-                {
-                    continue;
-                }
-                match reach(canonical, heuristic.bound(&child.coords, budget), budget) {
-                    Reach::Within => {}
-                    Reach::NotTheChild => continue,
-                    Reach::NotTheFace => {
-                        dead_faces |= 1 << face;
-                        continue;
-                    }
-                    Reach::NotTheParent => {
-                        next.nodes.truncate(mark);
-                        next.parents.truncate(mark);
-                        scratch.inverses.truncate(mark);
-                        break;
-                    }
-                }
+            let (end, late_end) = (scratch.ends[b] as usize, scratch.late_ends[b] as usize);
+            let firsts = &scratch.children[begin..end];
+            let late = &scratch.late[late_begin..late_end];
+            (begin, late_begin) = (end, late_end);
+            let verdicts = match faces_first {
+                true => scratch.verdicts[b].with(Verdicts::of(heuristic, canonical, late, budget)),
+                false => Verdicts::of(heuristic, canonical, firsts, budget),
+            };
+            let Some(mut kept) = verdicts.kept(canonical) else {
+                continue;
+            };
+            let (first_turns, late_turns) = (scratch.masks[b], scratch.late_masks[b]);
+            while kept != 0 {
+                let turn = kept.trailing_zeros();
+                kept &= kept - 1;
+                // Each list holds its node's children by the turns of its mask, in order.
+                let before = (1u32 << turn) - 1;
+                let child = if first_turns >> turn & 1 == 1 {
+                    &firsts[(first_turns & before).count_ones() as usize]
+                } else {
+                    &late[(late_turns & before).count_ones() as usize]
+                };
                 let child = child_node(heuristic, canonical, shared, node, child);
                 if shared.dual {
                     scratch
@@ -585,7 +710,6 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 next.nodes.push(child);
                 next.parents.push(parent as u32);
             }
-            begin = end as usize;
         }
         if shared.dual {
             for (inverse, child) in scratch.inverses.iter().zip(&next.nodes) {
@@ -594,12 +718,13 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
     }
 
-    /// The third round over the children the second listed at depth `g + 1`: the dual lookup
-    /// drops some or narrows their next moves, a parent's children at a time. A child's
-    /// inverse is as far as the child, and one move from its siblings' inverses, whichever end
-    /// the node extends: its bound rules out siblings and the parent as the direct one does.
-    /// Each child left is turned around where its other end has fewer moves to try. The list
-    /// is compacted in place: a child moves only to close a gap the dropped ones left.
+    /// The last round, over the children the direct lookup listed at depth `g + 1`: the dual
+    /// lookup drops some or narrows their next moves, a parent's children at a time. A
+    /// child's inverse is as far as the child, and one move from its siblings' inverses,
+    /// whichever end the node extends: its bound rules out siblings and the parent as the
+    /// direct one does (see [`Verdicts`]). Each child left is turned around where its other
+    /// end has fewer moves to try. The list is compacted in place: a child moves only to close
+    /// a gap the dropped ones left.
     fn enter(&mut self, g: u8) {
         let (heuristic, canonical, shared) = (self.heuristic, self.canonical, self.shared);
         let budget = shared.bound - g - 1;
@@ -618,38 +743,32 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             let siblings = begin..end;
             begin = end;
             let mut passed = (1u32 << siblings.len()) - 1;
-            let mut dead_faces = 0u32;
             if shared.dual {
-                let mut parent_out = false;
+                // Gathered into masks without a branch a child, as in `Verdicts`.
+                let (mut dead_faces, mut parent_out) = (0u32, false);
+                let face_out_above = budget + canonical.sibling_distance();
                 for k in siblings.clone() {
                     let child = &mut next.nodes[k];
                     let inverse = &scratch.inverses[k];
-                    match heuristic.dual(inverse, child.turn, &mut child.dual, budget) {
-                        Ok(allowed) => child.allowed &= allowed,
-                        Err(bound) => {
-                            passed &= !(1 << (k - siblings.start));
-                            match reach(canonical, bound, budget) {
-                                Reach::Within | Reach::NotTheChild => {}
-                                Reach::NotTheFace => dead_faces |= 1 << canonical.face(child.turn),
-                                Reach::NotTheParent => {
-                                    parent_out = true;
-                                    break;
-                                }
-                            }
-                        }
-                    }
+                    let verdict = heuristic.dual(inverse, child.turn, &mut child.dual, budget);
+                    child.allowed &= verdict.unwrap_or(u32::MAX);
+                    let bound = verdict.err().unwrap_or(0);
+                    passed &= !(u32::from(verdict.is_err()) << (k - siblings.start));
+                    dead_faces |= u32::from(bound > face_out_above) << canonical.face(child.turn);
+                    parent_out |= bound >= budget + 3;
                 }
                 if parent_out {
                     continue;
                 }
-            }
-            for k in siblings.clone() {
-                let child = &mut next.nodes[k];
-                if passed & 1 << (k - siblings.start) == 0
-                    || dead_faces & 1 << canonical.face(child.turn) != 0
-                {
-                    continue;
+                for k in siblings.clone() {
+                    let face = canonical.face(next.nodes[k].turn);
+                    passed &= !((dead_faces >> face & 1) << (k - siblings.start));
                 }
+            }
+            while passed != 0 {
+                let k = siblings.start + passed.trailing_zeros() as usize;
+                passed &= passed - 1;
+                let child = &mut next.nodes[k];
                 if turn_around {
                     narrow_other_end(heuristic, child, budget);
                     if !forward_only {

@@ -169,7 +169,9 @@ impl Heuristic for H48Heuristic {
         }
     }
 
-    #[inline]
+    /// Always inlined: the walk calls it from two places, and out of line the coordinate
+    /// crosses the call through memory (8% more instructions in `h48-eo6`'s walk).
+    #[inline(always)]
     fn ready(&self, c: &mut H48Coords) {
         c.spot = self.entry(c.coord);
     }
@@ -177,6 +179,12 @@ impl Heuristic for H48Heuristic {
     #[inline(always)]
     fn ask(&self, c: &H48Coords) {
         self.table().prefetch_at(c.spot);
+    }
+
+    /// An entry reads at most `base + 3` ("that or more").
+    #[inline]
+    fn largest_bound(&self) -> u8 {
+        self.base + 3
     }
 
     #[inline(always)]

@@ -77,6 +77,13 @@ pub trait Heuristic: Sync {
     #[inline]
     fn prefetch_moves(&self, _c: &Self::Coords) {}
 
+    /// The largest value [`Heuristic::bound`] can return: a budget of this or more lets
+    /// every child in, and no entry can rule out a face there. No limit by default.
+    #[inline]
+    fn largest_bound(&self) -> u8 {
+        u8::MAX
+    }
+
     /// A lower bound on the distance of `c`, evaluated lazily: as soon as one lookup shows more
     /// than `budget`, a value above `budget` is returned without reading the others.
     fn bound(&self, c: &Self::Coords, budget: u8) -> u8;
