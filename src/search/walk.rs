@@ -760,9 +760,12 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 if parent_out {
                     continue;
                 }
-                for k in siblings.clone() {
-                    let face = canonical.face(next.nodes[k].turn);
-                    passed &= !((dead_faces >> face & 1) << (k - siblings.start));
+                // Rarely any: most nodes skip the pass over their children.
+                if dead_faces != 0 {
+                    for k in siblings.clone() {
+                        let face = canonical.face(next.nodes[k].turn);
+                        passed &= !((dead_faces >> face & 1) << (k - siblings.start));
+                    }
                 }
             }
             while passed != 0 {
