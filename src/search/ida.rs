@@ -170,6 +170,54 @@ const SPLIT_DEPTH: u8 = 4;
 /// moves about one in 40 remains, so the number of subtrees stays near the usual one.
 const SYMMETRIC_SPLIT_DEPTH: u8 = 5;
 
+/// A prefix's path as a key of the density map: its entries (at most eight, see
+/// [`SYMMETRIC_SPLIT_DEPTH`]) a byte each, without the allocation and hashing of a `Vec` key
+/// (with a `Vec`, the map and the ordering cost about 10 ms an iteration over 43,000 prefixes,
+/// session 38).
+fn path_key(path: &[u8]) -> u64 {
+    debug_assert!(path.len() <= 8, "a prefix of {} moves", path.len());
+    path.iter()
+        .fold(0, |key, &entry| key << 8 | u64::from(entry))
+}
+
+/// Subtrees walked together by one walk (see [`Walk::search`]): enough that the batches near
+/// their roots are full. Of a bound-16 iteration's 2.85 M nodes (position 3 of
+/// benches/peers.txt), 69 each below a subtree on average, the walk took 76 ns a node one
+/// subtree at a time and 48 with whole batches (reports/performance.md, session 38).
+const GROUP: usize = 32;
+
+/// The groups of subtrees the threads take, from a list of subtrees in the order they are to
+/// be searched: with `threads` threads, `size` places of the list a group, each group taking
+/// every `threads`-th place of a band of `size x threads` places, so that the threads
+/// together still take the front of the list first.
+struct Groups {
+    places: usize,
+    size: usize,
+    threads: usize,
+}
+
+impl Groups {
+    fn new(places: usize, size: usize, threads: usize) -> Groups {
+        Groups {
+            places,
+            size: size.max(1),
+            threads: threads.max(1),
+        }
+    }
+
+    /// The places of group `k` in the list, or `None` past the last group.
+    fn get(&self, k: usize) -> Option<impl Iterator<Item = usize> + use<>> {
+        let (band, lane) = (k / self.threads, k % self.threads);
+        let start = band * self.size * self.threads + lane;
+        let (threads, places) = (self.threads, self.places);
+        (start < places).then(|| {
+            (0..self.size)
+                .map(move |m| start + m * threads)
+                .take_while(move |&p| p < places)
+        })
+    }
+}
+
 /// IDA* over one heuristic.
 struct Ida<H: Heuristic> {
     heuristic: H,
@@ -297,7 +345,7 @@ impl<H: Heuristic> Ida<H> {
         limits: &SearchLimits,
         symmetry: &PositionSymmetry,
         deadline: Option<Instant>,
-        density: &mut HashMap<Vec<u8>, u64>,
+        density: &mut HashMap<u64, u64>,
     ) -> (Vec<Vec<u8>>, u64, bool) {
         let all = limits.all;
         let shared = Shared {
@@ -326,14 +374,7 @@ impl<H: Heuristic> Ida<H> {
             },
         );
         let frames = || Frames::<H>::new(frame_count);
-        let mut walk = Walk::new(
-            &self.heuristic,
-            &self.canonical,
-            &shared,
-            0,
-            vec![],
-            frames(),
-        );
+        let mut walk = Walk::new(&self.heuristic, &self.canonical, &shared, frames());
         let split = if symmetry.order() > 1 {
             SYMMETRIC_SPLIT_DEPTH
         } else {
@@ -352,35 +393,56 @@ impl<H: Heuristic> Ida<H> {
         let prefixes = walk.prefixes(&root, split.min(bound), &may_lead);
         let prefix_nodes = walk.nodes;
         let order = order(&prefixes, limits, density);
-        // Subtrees are handed out in that order from one counter, so that every thread takes
-        // the most promising ones first (a parallel iterator splits the list in ranges and
-        // would start the second thread halfway down it).
+        // Subtrees are handed out in that order from one counter, a group at a time (see
+        // [`Groups`]), so that every thread takes the most promising ones first (a parallel
+        // iterator splits the list in ranges and would start the second thread halfway down it).
+        let threads = if limits.one_thread {
+            1
+        } else {
+            rayon::current_num_threads()
+        };
+        // A symmetric position's prefixes are judged one at a time by the walk.
+        let size = if symmetry.order() > 1 { 1 } else { GROUP };
+        let groups = Groups::new(order.len(), size, threads);
         let next = AtomicUsize::new(0);
         let results = Mutex::new(vec![(Vec::new(), 0u64); prefixes.len()]);
         let work = || {
             // Frames (up to a few hundred KB per depth) are made once per thread, not per subtree.
             let mut frames = frames();
-            while let Some(&index) = order.get(next.fetch_add(1, Relaxed)) {
+            let mut roots = Vec::new();
+            while let Some(members) = groups.get(next.fetch_add(1, Relaxed)) {
                 let first = shared.first_found.load(Relaxed);
-                if !all && (first < index || (!limits.deterministic && first != usize::MAX)) {
+                roots.clear();
+                roots.extend(
+                    members
+                        .map(|position| order[position])
+                        .filter(|&index| {
+                            all || !(first < index
+                                || (!limits.deterministic && first != usize::MAX))
+                        })
+                        .map(|index| (index, &prefixes[index])),
+                );
+                if roots.is_empty() {
                     continue;
                 }
-                let prefix = &prefixes[index];
                 let mut walk = Walk::new(
                     &self.heuristic,
                     &self.canonical,
                     &shared,
-                    index,
-                    prefix.path.clone(),
                     std::mem::take(&mut frames),
                 );
-                walk.search(&prefix.node, prefix.path.len() as u8);
-                if !walk.solutions.is_empty() {
+                walk.search(&roots);
+                for &(index, _) in &walk.solutions {
                     shared.first_found.fetch_min(index, Relaxed);
                 }
                 frames = std::mem::take(&mut walk.frames);
-                let result = (std::mem::take(&mut walk.solutions), walk.nodes);
-                results.lock().unwrap_or_else(|e| e.into_inner())[index] = result;
+                let mut results = results.lock().unwrap_or_else(|e| e.into_inner());
+                for (&(index, _), &nodes) in roots.iter().zip(&walk.nodes_below) {
+                    results[index].1 = nodes;
+                }
+                for (index, path) in walk.solutions.drain(..) {
+                    results[index].0.push(path);
+                }
             }
         };
         if limits.one_thread {
@@ -391,7 +453,7 @@ impl<H: Heuristic> Ida<H> {
         let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
         density.clear();
         for (prefix, (_, nodes)) in prefixes.iter().zip(&results) {
-            density.insert(prefix.path.clone(), *nodes);
+            density.insert(path_key(&prefix.path), *nodes);
         }
         let nodes = prefix_nodes + results.iter().map(|r| r.1).sum::<u64>();
         let aborted = shared.aborted.load(Relaxed);
@@ -425,7 +487,7 @@ impl<H: Heuristic> Ida<H> {
 fn order<H: Heuristic>(
     prefixes: &[Prefix<H>],
     limits: &SearchLimits,
-    density: &HashMap<Vec<u8>, u64>,
+    density: &HashMap<u64, u64>,
 ) -> Vec<usize> {
     let mut order: Vec<usize> = (0..prefixes.len()).collect();
     if !limits.deterministic && !limits.all {
@@ -433,7 +495,7 @@ fn order<H: Heuristic>(
         let keys: Vec<f64> = prefixes
             .iter()
             .map(|prefix| {
-                let nodes = density.get(&prefix.path).copied().unwrap_or(0);
+                let nodes = density.get(&path_key(&prefix.path)).copied().unwrap_or(0);
                 nodes as f64 / f64::from(prefix.node.branching().max(1))
             })
             .collect();

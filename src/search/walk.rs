@@ -1,4 +1,5 @@
-//! One subtree's depth-first search within an IDA* iteration, a batch of nodes at a time.
+//! The depth-first search of a few subtrees within an IDA* iteration, walked together a batch
+//! of nodes at a time.
 //!
 //! The latency of the table reads bounds the node rate. A node alone has too few reads to hide
 //! it: its children's entries, then its kept children's inverses' entries, two rounds of
@@ -66,6 +67,8 @@ pub struct Child<C> {
 #[derive(Clone, Copy, Default)]
 pub struct Node<C, D> {
     turn: u8,
+    /// Which of the walk's roots (see [`Walk::search`]) the node lies below.
+    root: u16,
     /// The end of the solution `turn` extended: true for the far end (the solution ends with
     /// the inverses of those turns, last first).
     end: bool,
@@ -108,6 +111,7 @@ impl<C: Copy, D: Copy> Node<C, D> {
     pub fn root(coords: C, cubes: CubePair, allowed: u32, dual: D) -> Node<C, D> {
         Node {
             turn: 0,
+            root: 0,
             end: false,
             flipped: false,
             coords,
@@ -377,18 +381,27 @@ impl Verdicts {
     }
 }
 
-/// One subtree's depth-first search, or the enumeration of the prefixes below the root.
+/// The depth-first search of a few subtrees together, or the enumeration of the prefixes below
+/// the root.
 pub struct Walk<'a, H: Heuristic> {
     heuristic: &'a H,
     canonical: &'a Canonical,
     shared: &'a Shared,
-    /// The subtree's number in canonical order.
-    index: usize,
+    /// The subtrees walked together, in the order their leaves are reached: each one's number
+    /// in canonical order.
+    roots: Vec<usize>,
+    /// The length of the paths to the roots: the depth the walk starts at.
+    top: u8,
+    /// The roots' paths, one after another.
+    root_paths: Vec<u8>,
+    /// The lowest number among the roots.
+    lowest: usize,
     pub nodes: u64,
+    /// The nodes generated below each root, in the order of [`Walk::search`]'s roots.
+    pub nodes_below: Vec<u64>,
     next_check: u64,
-    /// The path to the subtree's root.
-    root_path: Vec<u8>,
-    pub solutions: Vec<Vec<u8>>,
+    /// The solutions found, each with the number of the subtree that holds it.
+    pub solutions: Vec<(usize, Vec<u8>)>,
     pub frames: Frames<H>,
     /// While enumerating prefixes: their length, which to keep, and those kept so far.
     split: Option<Split<'a, H>>,
@@ -405,24 +418,24 @@ struct Split<'a, H: Heuristic> {
 }
 
 impl<'a, H: Heuristic> Walk<'a, H> {
-    /// A walk of the subtree below the node that `path` reaches, with `frames` for at least
-    /// the depths `0..=bound`.
+    /// A walk with `frames` for at least the depths `0..=bound`.
     pub fn new(
         heuristic: &'a H,
         canonical: &'a Canonical,
         shared: &'a Shared,
-        index: usize,
-        path: Vec<u8>,
         frames: Frames<H>,
     ) -> Walk<'a, H> {
         Walk {
             heuristic,
             canonical,
             shared,
-            index,
+            roots: Vec::new(),
+            top: 0,
+            root_paths: Vec::new(),
+            lowest: 0,
             nodes: 0,
+            nodes_below: Vec::new(),
             next_check: 0,
-            root_path: path,
             solutions: Vec::new(),
             frames,
             split: None,
@@ -443,35 +456,56 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             keep,
             found: Vec::new(),
         });
-        self.search(root, 0);
+        let whole = Prefix {
+            node: *root,
+            path: Vec::new(),
+        };
+        self.search(&[(0, &whole)]);
         self.split
             .take()
             .map(|split| split.found)
             .unwrap_or_default()
     }
 
-    /// Searches the subtree below `node` at depth `g` (the length of the walk's path); true
-    /// once it is done (a solution found and one is enough).
-    pub fn search(&mut self, node: &NodeOf<H>, g: u8) -> bool {
-        debug_assert_eq!(
-            usize::from(g),
-            self.root_path.len(),
-            "a root at its path's depth"
-        );
-        let frame = &mut self.frames.depths[usize::from(g)];
+    /// Searches the subtrees below `roots` (each with its number in canonical order), whose
+    /// paths are all of one length, together; true once it is done (a solution found and one
+    /// is enough). Their leaves are reached root by root in the order given, each root's in
+    /// canonical order, so that the first solution found is the first a walk of the roots one
+    /// after another finds. Walked together, the subtrees' nodes fill the batches near their
+    /// roots, where a subtree alone has a few nodes to a depth and its requests to memory wait
+    /// one round after another (reports/performance.md, session 38).
+    pub fn search(&mut self, roots: &[(usize, &Prefix<H>)]) -> bool {
+        let top = roots.first().map_or(0, |(_, prefix)| prefix.path.len());
+        debug_assert!(roots.iter().all(|(_, prefix)| prefix.path.len() == top));
+        self.top = top as u8;
+        self.lowest = roots.iter().map(|&(index, _)| index).min().unwrap_or(0);
+        self.roots.clear();
+        self.roots.extend(roots.iter().map(|&(index, _)| index));
+        self.root_paths.clear();
+        for (_, prefix) in roots {
+            self.root_paths.extend_from_slice(&prefix.path);
+        }
+        self.nodes_below.clear();
+        self.nodes_below.resize(roots.len(), 0);
+        let frame = &mut self.frames.depths[top];
         frame.nodes.clear();
-        frame.nodes.push(*node);
         frame.parents.clear();
-        frame.parents.push(0);
         frame.ties.clear();
+        for (k, (_, prefix)) in roots.iter().enumerate() {
+            frame.nodes.push(Node {
+                root: k as u16,
+                ..prefix.node
+            });
+            frame.parents.push(k as u32);
+        }
         if let Some(symmetry) = self.judging() {
             let mut moves = Vec::new();
-            self.moves_to(g, 0, &mut moves);
-            self.frames.depths[usize::from(g)]
-                .ties
-                .push_root(symmetry, &moves);
+            for k in 0..roots.len() {
+                self.moves_to(self.top, k, &mut moves);
+                self.frames.depths[top].ties.push_root(symmetry, &moves);
+            }
         }
-        self.walk_depth(g)
+        self.walk_depth(self.top)
     }
 
     /// Walks the nodes listed at depth `g`, a batch at a time, each batch's subtrees before the
@@ -509,7 +543,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         shared.aborted.load(Relaxed)
             || (!shared.all && {
                 let first = shared.first_found.load(Relaxed);
-                first < self.index || (!shared.deterministic && first != usize::MAX)
+                first < self.lowest || (!shared.deterministic && first != usize::MAX)
             })
     }
 
@@ -521,17 +555,27 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     }
 
     /// The path to node `i` of depth `g` into `out`, each entry (a turn, with [`FAR_END`] for
-    /// the far end's) as `of` makes it.
-    fn read_path<T: Copy>(&self, g: u8, mut i: usize, out: &mut Vec<T>, of: impl Fn(u8) -> T) {
+    /// the far end's) as `of` makes it; returns which root the node lies below.
+    fn read_path<T: Copy>(
+        &self,
+        g: u8,
+        mut i: usize,
+        out: &mut Vec<T>,
+        of: impl Fn(u8) -> T,
+    ) -> usize {
         out.clear();
-        out.extend(self.root_path.iter().map(|&entry| of(entry)));
         out.resize(usize::from(g), of(0));
-        for depth in (self.root_path.len() + 1..=usize::from(g)).rev() {
+        for depth in (usize::from(self.top) + 1..=usize::from(g)).rev() {
             let frame = &self.frames.depths[depth];
             let node = &frame.nodes[i];
             out[depth - 1] = of(node.turn | if node.end { FAR_END } else { 0 });
             i = frame.parents[i] as usize;
         }
+        let top = usize::from(self.top);
+        for (slot, &entry) in out.iter_mut().zip(&self.root_paths[i * top..(i + 1) * top]) {
+            *slot = of(entry);
+        }
+        i
     }
 
     /// Offers each prefix listed at depth `g` to the split's test, keeping those it passes.
@@ -557,8 +601,9 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     fn found(&mut self, g: u8) -> bool {
         for i in 0..self.frames.depths[usize::from(g)].nodes.len() {
             if self.is_goal(&self.frames.depths[usize::from(g)].nodes[i]) {
-                let path = self.path_to(g, i);
-                self.solutions.push(path);
+                let mut path = Vec::new();
+                let root = self.read_path(g, i, &mut path, |entry| entry);
+                self.solutions.push((self.roots[root], path));
                 if !self.shared.all {
                     return true;
                 }
@@ -631,7 +676,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         let (depth, moves) = (usize::from(g), self.heuristic.moves());
         let mut path = std::mem::take(&mut self.frames.scratch.path);
         for i in batch {
-            if depth > self.root_path.len() {
+            if depth > usize::from(self.top) {
                 let (above, here) = self.frames.depths.split_at_mut(depth);
                 let (above, here) = (&above[depth - 1], &mut here[0]);
                 let parent = here.parents[i] as usize;
@@ -681,6 +726,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             let (end, late_end) = (scratch.ends[b] as usize, scratch.late_ends[b] as usize);
             let firsts = &scratch.children[begin..end];
             let late = &scratch.late[late_begin..late_end];
+            self.nodes_below[usize::from(node.root)] += (firsts.len() + late.len()) as u64;
             (begin, late_begin) = (end, late_end);
             let verdicts = match faces_first {
                 true => scratch.verdicts[b].with(Verdicts::of(heuristic, canonical, late, budget)),
@@ -825,6 +871,7 @@ fn child_node<H: Heuristic>(
     let history = Canonical::after(parent.history, usize::from(child.turn));
     Node {
         turn: child.turn,
+        root: parent.root,
         end: parent.flipped,
         flipped: parent.flipped,
         coords: child.coords,
