@@ -330,6 +330,13 @@ impl<'a> Based<'a> {
         (self.packed[byte] >> shift) & 3
     }
 
+    /// `base + code` of the entry at `spot`: its lower bound where the code is not 0, and
+    /// otherwise a value at least that bound, at most the base (its line is not read).
+    #[inline(always)]
+    pub fn at_most_base_at(&self, spot: Spot) -> u8 {
+        self.base + ((self.packed[spot.byte()] >> spot.shift()) & 3)
+    }
+
     /// The lower bound the entry at `spot` gives: `base + code`, or for code 0 its line's
     /// minimum.
     #[inline(always)]
@@ -405,6 +412,9 @@ mod tests {
                 minimum
             };
             assert_eq!(based.value_at(Spot::of(i)), expected, "entry {i}");
+            // Without the fallback: the bound above the base, the base itself at or below it.
+            let without = if value(i) > base { expected } else { base };
+            assert_eq!(based.at_most_base_at(Spot::of(i)), without, "entry {i}");
         }
         let histogram: Vec<u64> = (0..13)
             .map(|d| (0..entries).filter(|&i| value(i) == d).count() as u64)

@@ -351,7 +351,7 @@ impl Verdicts {
         let (mut within, mut faces_out, mut parent_out) = (0u32, 0u32, false);
         let face_out_above = budget + canonical.sibling_distance();
         for child in siblings {
-            let bound = heuristic.bound(&child.coords, budget);
+            let bound = heuristic.bound_above(&child.coords, budget);
             within |= u32::from(bound <= budget) << child.turn;
             faces_out |= u32::from(bound > face_out_above) << canonical.face(child.turn);
             parent_out |= bound >= budget + 3;

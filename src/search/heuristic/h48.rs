@@ -192,6 +192,18 @@ impl Heuristic for H48Heuristic {
         self.read(c)
     }
 
+    /// Where the budget is at least the base, an entry of code 0 is within it whatever its
+    /// line's minimum: the code alone decides, without the fallback's read and its branch
+    /// (most children are read at budgets 9 to 11 over base 9).
+    #[inline(always)]
+    fn bound_above(&self, c: &H48Coords, budget: u8) -> u8 {
+        if budget >= self.base {
+            self.table().at_most_base_at(c.spot)
+        } else {
+            self.read(c)
+        }
+    }
+
     /// The coset coordinate ignores where pieces are within their tetrads and slices.
     fn coords_determine_position(&self) -> bool {
         false

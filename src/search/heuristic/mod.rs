@@ -88,6 +88,14 @@ pub trait Heuristic: Sync {
     /// than `budget`, a value above `budget` is returned without reading the others.
     fn bound(&self, c: &Self::Coords, budget: u8) -> u8;
 
+    /// What the walk's verdicts on a child need of its bound (see `walk::Verdicts`): the bound
+    /// itself where it exceeds `budget`, and otherwise any value at most `budget`. By default
+    /// [`Heuristic::bound`].
+    #[inline(always)]
+    fn bound_above(&self, c: &Self::Coords, budget: u8) -> u8 {
+        self.bound(c, budget)
+    }
+
     /// Whether the coordinates determine the position; if not, the search checks the cubies
     /// to recognise the solved cube.
     fn coords_determine_position(&self) -> bool;
