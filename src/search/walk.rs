@@ -901,7 +901,7 @@ fn narrow_other_end<H: Heuristic>(heuristic: &H, node: &mut NodeOf<H>, budget: u
 fn choose_end<H: Heuristic>(heuristic: &H, node: &mut NodeOf<H>) {
     let (there, here) = (node.other_allowed.count_ones(), node.allowed.count_ones());
     if there < here || (there == here && heuristic.prefers_other_end(&node.coords, &node.dual)) {
-        let (coords, dual) = heuristic.turn_around(&node.coords, &node.dual);
+        let (coords, dual) = heuristic.turn_around(&node.coords, &node.dual, &node.cubes);
         *node = Node {
             coords,
             dual,
@@ -913,5 +913,19 @@ fn choose_end<H: Heuristic>(heuristic: &H, node: &mut NodeOf<H>) {
             flipped: !node.flipped,
             ..*node
         };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::NodeOf;
+    use crate::search::heuristic::H48Heuristic;
+
+    /// A node of the `h48` walk, copied for every kept child, fits 128 bytes: larger ones were
+    /// copied by a call to `memcpy` (session 38).
+    #[test]
+    fn an_h48_node_fits_128_bytes() {
+        let size = std::mem::size_of::<NodeOf<H48Heuristic>>();
+        assert!(size <= 128, "{size} bytes");
     }
 }

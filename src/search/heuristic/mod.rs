@@ -142,9 +142,14 @@ pub trait Heuristic: Sync {
     }
 
     /// The node seen from its other end: the inverse position's coordinates, from what the
-    /// dual lookup keeps (`dual`), and the position's own as the new dual values. Only called
-    /// when [`Heuristic::BIDIRECTIONAL`].
-    fn turn_around(&self, c: &Self::Coords, dual: &Self::Dual) -> (Self::Coords, Self::Dual) {
+    /// dual lookup keeps (`dual`) or from the inverse's cubies (`cubes.inverse`), and the
+    /// position's own as the new dual values. Only called when [`Heuristic::BIDIRECTIONAL`].
+    fn turn_around(
+        &self,
+        c: &Self::Coords,
+        dual: &Self::Dual,
+        _cubes: &CubePair,
+    ) -> (Self::Coords, Self::Dual) {
         (*c, *dual)
     }
 

@@ -284,7 +284,7 @@ impl Heuristic for UdHeuristic {
     }
 
     #[inline]
-    fn turn_around(&self, c: &UdCoords, side: &UdSide) -> (UdCoords, UdSide) {
+    fn turn_around(&self, c: &UdCoords, side: &UdSide, _cubes: &CubePair) -> (UdCoords, UdSide) {
         let own = UdSide {
             coords: *c,
             values: self.values(c),
