@@ -334,14 +334,20 @@ impl<'a> Based<'a> {
     /// otherwise a value at least that bound, at most the base (its line is not read).
     #[inline(always)]
     pub fn at_most_base_at(&self, spot: Spot) -> u8 {
-        self.base + ((self.packed[spot.byte()] >> spot.shift()) & 3)
+        self.base + self.code_at(spot)
+    }
+
+    /// The stored code of the entry at `spot`.
+    #[inline(always)]
+    fn code_at(&self, spot: Spot) -> u8 {
+        (self.packed[spot.byte()] >> spot.shift()) & 3
     }
 
     /// The lower bound the entry at `spot` gives: `base + code`, or for code 0 its line's
     /// minimum.
     #[inline(always)]
     pub fn value_at(&self, spot: Spot) -> u8 {
-        match (self.packed[spot.byte()] >> spot.shift()) & 3 {
+        match self.code_at(spot) {
             0 => self.packed[spot.minimum_byte()] >> 4,
             code => self.base + code,
         }

@@ -175,6 +175,7 @@ const SYMMETRIC_SPLIT_DEPTH: u8 = 5;
 /// (with a `Vec`, the map and the ordering cost about 10 ms an iteration over 43,000 prefixes,
 /// session 38).
 fn path_key(path: &[u8]) -> u64 {
+    const _: () = assert!(SPLIT_DEPTH <= 8 && SYMMETRIC_SPLIT_DEPTH <= 8);
     debug_assert!(path.len() <= 8, "a prefix of {} moves", path.len());
     path.iter()
         .fold(0, |key, &entry| key << 8 | u64::from(entry))
@@ -183,7 +184,8 @@ fn path_key(path: &[u8]) -> u64 {
 /// Subtrees walked together by one walk (see [`Walk::search`]): enough that the batches near
 /// their roots are full. Of a bound-16 iteration's 2.85 M nodes (position 3 of
 /// benches/peers.txt), 69 each below a subtree on average, the walk took 76 ns a node one
-/// subtree at a time and 48 with whole batches (reports/performance.md, session 38).
+/// subtree at a time and 60 in groups of 32; groups of 128 to 2,048 measured the same
+/// (reports/performance.md, session 38).
 const GROUP: usize = 32;
 
 /// The groups of subtrees the threads take, from a list of subtrees in the order they are to

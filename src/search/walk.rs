@@ -477,6 +477,12 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     pub fn search(&mut self, roots: &[(usize, &Prefix<H>)]) -> bool {
         let top = roots.first().map_or(0, |(_, prefix)| prefix.path.len());
         debug_assert!(roots.iter().all(|(_, prefix)| prefix.path.len() == top));
+        // A node names its root in a `u16`.
+        assert!(
+            roots.len() <= usize::from(u16::MAX) + 1,
+            "{} roots",
+            roots.len()
+        );
         self.top = top as u8;
         self.lowest = roots.iter().map(|&(index, _)| index).min().unwrap_or(0);
         self.roots.clear();
@@ -775,6 +781,11 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         let (heuristic, canonical, shared) = (self.heuristic, self.canonical, self.shared);
         let budget = shared.bound - g - 1;
         let turn_around = H::BIDIRECTIONAL && shared.turn_around;
+        // Turning a node around reads its inverse's cubies (`Heuristic::turn_around`).
+        debug_assert!(
+            !turn_around || shared.cubies,
+            "turned around without cubies"
+        );
         let forward_only = shared.forward_prefixes && self.split.is_some();
         let Frames { depths, scratch } = &mut self.frames;
         let next = &mut depths[usize::from(g) + 1];
