@@ -23,6 +23,8 @@ pub struct Canonical {
     later_by: [u32; 2],
     /// `[faces]`: the turns of the faces in `faces` (a bit mask over face indices).
     turns_of_faces: Box<[u32; 64]>,
+    /// The quarter turns (a bit mask over turn numbers): every turn but the half turns.
+    quarter_turns: u32,
 }
 
 impl Canonical {
@@ -79,13 +81,26 @@ impl Canonical {
                 .filter(|face| faces >> face & 1 == 1)
                 .fold(0, |turns, face| turns | face_turns[face])
         }));
+        let quarter_turns = moves
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| m.quarter_turns() != 2)
+            .fold(0, |mask, (t, _)| mask | 1 << t);
         Canonical {
             allowed,
             faces,
             sibling_distance,
             later_by,
             turns_of_faces,
+            quarter_turns,
         }
+    }
+
+    /// The quarter turns (a bit mask over turn numbers): a face's two turns other than its
+    /// half turn.
+    #[inline]
+    pub fn quarter_turns(&self) -> u32 {
+        self.quarter_turns
     }
 
     /// The first turn of each face among `turns` (a bit mask over turn numbers).
@@ -179,6 +194,10 @@ mod tests {
                     .fold(0, |mask, t| mask | 1 << t);
                 assert_eq!(canonical.on_axis_of(turn as u8), expected);
             }
+            let quarters = (0..moves.len())
+                .filter(|&t| moves[t].quarter_turns() != 2)
+                .fold(0, |mask, t| mask | 1 << t);
+            assert_eq!(canonical.quarter_turns(), quarters);
             for seed in 0..4096u32 {
                 let turns = seed.wrapping_mul(2_654_435_761) >> (32 - moves.len());
                 let expected = (0..moves.len())

@@ -5,14 +5,18 @@
 //! it: its children's entries, then its kept children's inverses' entries, two rounds of
 //! requests that each wait on memory, with about eleven requests in the first and two or three
 //! in the second. So the walk expands up to [`BATCH`] nodes of one depth together, in rounds
-//! over the whole batch: generate each node's child by the first turn of each face and ask for
-//! its entry; read those entries and generate the other turns of the faces they leave possible
-//! (an entry may rule out its child's whole face, see [`Verdicts`]), and ask for theirs; read the
-//! entries, keep the children within the bound, locate their inverses and ask for those; read
-//! the inverses' entries and list the children that pass at the next depth. Where the budget
-//! is too large for any entry to rule out a face, the first two rounds are one. Each round's
-//! requests are made back to back, hundreds of them (see [`ask_all`]), so that their misses
-//! overlap and a round waits on memory about once.
+//! over the whole batch. Where a face's two quarter turns share their children's inverse
+//! (`h48`, see [`rule_out_by_pairs`]), the first round locates that inverse for each face and
+//! asks for its entry, and reads it: it may rule out the quarter turns, the face or the node
+//! before any child is made. Then: generate each node's child by the first turn of each face
+//! and ask for its entry; read those entries and generate the other turns of the faces they
+//! leave possible (an entry may rule out its child's whole face, see [`Verdicts`]), and ask for
+//! theirs; read the entries, keep the children within the bound, locate their inverses and ask
+//! for those (unless the first round read them); read the inverses' entries and list the
+//! children that pass at the next depth. Where the budget is too large for any entry to rule
+//! out a face, the two rounds of direct lookups are one. Each round's requests are made back
+//! to back, hundreds of them (see [`ask_all`]), so that their misses overlap and a round waits
+//! on memory about once.
 //!
 //! Looking a face's first turn up first spares a quarter of the children and of the table
 //! reads (position 10 of benches/peers.txt: 28.9 M children to 21.5 M), for the cost of one
@@ -45,8 +49,11 @@ use std::time::Instant;
 /// a time").
 const BATCH: usize = 64;
 
+/// The faces of the cube.
+const FACES: usize = 6;
+
 /// Every face, as a bit mask over face indices.
-const ALL_FACES: u32 = (1 << 6) - 1;
+const ALL_FACES: u32 = (1 << FACES) - 1;
 
 /// Nodes between two looks at the clock and at the other threads.
 const CHECK_INTERVAL: u64 = 1 << 16;
@@ -148,6 +155,9 @@ struct Scratch<H: Heuristic> {
     /// The inverse positions' coordinates of the children the direct lookup listed, for the
     /// dual lookup.
     inverses: Vec<H::Inverse>,
+    /// Where a face's quarter turns share their children's inverse (see
+    /// [`rule_out_by_pairs`]): that inverse's coordinates, `[node * FACES + face]`.
+    pairs: Vec<H::Inverse>,
     /// The moves each node's children may be made by.
     allowed: Vec<u32>,
     /// The moves each node's children in `children` were made by: the first turn of each
@@ -186,6 +196,7 @@ impl<H: Heuristic> Frames<H> {
                 other_axes_lead: Vec::new(),
                 path: Vec::new(),
                 inverses: Vec::new(),
+                pairs: Vec::new(),
                 allowed: Vec::new(),
                 masks: Vec::new(),
                 verdicts: Vec::new(),
@@ -299,6 +310,70 @@ fn make_the_rest<H: Heuristic>(
     generate(heuristic, nodes, masks, late, &mut scratch.late_ends);
     ask_all(heuristic, &scratch.late);
     scratch.late.len() as u64
+}
+
+/// The round before the direct lookup where a face's two quarter turns share their children's
+/// inverse ([`Heuristic::SHARED_INVERSES_FIRST`]): locates each face's shared inverse
+/// from its first quarter turn and asks for its entries, every face of every node of the batch
+/// together; then reads them and narrows `scratch.allowed` by what they rule out (see
+/// [`Verdicts`]: the value bounds both quarter turns' children, so a value over the budget rules
+/// them out, one over `budget + sibling distance` the half turn too, and `budget + 3` the
+/// node). The inverses are kept in `scratch.pairs` for the dual lookup of the children kept,
+/// which then reads them again from the cache. One read thus stands in for two children's: in
+/// a complete iteration of positions 3 and 10 of benches/peers.txt, 0.69 of the reads the
+/// direct lookup first made (session 39). Each shared inverse looked up counts as a node, in
+/// `nodes_below` by root; returns how many.
+#[inline(never)]
+fn rule_out_by_pairs<H: Heuristic>(
+    heuristic: &H,
+    canonical: &Canonical,
+    nodes: &[NodeOf<H>],
+    budget: u8,
+    scratch: &mut Scratch<H>,
+    nodes_below: &mut [u64],
+) -> u64 {
+    let mut looked_up = 0;
+    let moves = heuristic.moves();
+    scratch.pairs.clear();
+    scratch
+        .pairs
+        .resize(nodes.len() * FACES, H::Inverse::default());
+    for (b, (node, &allowed)) in nodes.iter().zip(&scratch.allowed).enumerate() {
+        let mut firsts = canonical.first_of_each_face(allowed & canonical.quarter_turns());
+        let count = u64::from(firsts.count_ones());
+        nodes_below[usize::from(node.root)] += count;
+        looked_up += count;
+        while firsts != 0 {
+            let turn = firsts.trailing_zeros() as u8;
+            firsts &= firsts - 1;
+            let cubes = node.cubes.turn(moves[usize::from(turn)]);
+            let inverse = heuristic.inverse(&cubes, turn);
+            heuristic.ask_inverse(&inverse, turn);
+            scratch.pairs[b * FACES + usize::from(canonical.face(turn))] = inverse;
+        }
+    }
+    let face_out_above = budget + canonical.sibling_distance();
+    for (b, (node, allowed)) in nodes.iter().zip(&mut scratch.allowed).enumerate() {
+        let mut firsts = canonical.first_of_each_face(*allowed & canonical.quarter_turns());
+        // Gathered into masks without a branch a face, as in `Verdicts`.
+        let (mut quarters_out, mut faces_out, mut parent_out) = (0u32, 0u32, false);
+        while firsts != 0 {
+            let turn = firsts.trailing_zeros() as u8;
+            firsts &= firsts - 1;
+            let face = canonical.face(turn);
+            let mut dual = node.dual;
+            let pair = &scratch.pairs[b * FACES + usize::from(face)];
+            let verdict = heuristic.dual(pair, turn, &mut dual, budget);
+            let bound = verdict.err().unwrap_or(0);
+            quarters_out |= u32::from(verdict.is_err()) << face;
+            faces_out |= u32::from(bound > face_out_above) << face;
+            parent_out |= bound >= budget + 3;
+        }
+        let out = canonical.turns_of_faces(quarters_out) & canonical.quarter_turns()
+            | canonical.turns_of_faces(faces_out);
+        *allowed = if parent_out { 0 } else { *allowed & !out };
+    }
+    looked_up
 }
 
 /// Asks for the entries of generated `children` ([`Heuristic::ask`]). The requests of a whole
@@ -544,6 +619,12 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         false
     }
 
+    /// Whether a face's quarter turns are ruled out by their shared inverse before any child is
+    /// made (see [`rule_out_by_pairs`]).
+    fn pairs_first(&self) -> bool {
+        H::SHARED_INVERSES_FIRST && self.shared.dual
+    }
+
     fn stopped(&self) -> bool {
         let shared = self.shared;
         shared.aborted.load(Relaxed)
@@ -633,16 +714,23 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         let budget = self.shared.bound - g - 1;
         // Whether an entry can rule out its child's whole face (see [`Verdicts`]).
         let faces_first = heuristic.largest_bound() > budget + canonical.sibling_distance();
+        let pairs_first = self.pairs_first();
         let Frames { depths, scratch } = &mut self.frames;
         let nodes = &depths[usize::from(g)].nodes[batch.clone()];
         scratch.allowed.clear();
-        scratch.masks.clear();
         for (node, &other_axes_lead) in nodes.iter().zip(&scratch.other_axes_lead) {
             let mut allowed = node.allowed;
             if !other_axes_lead {
                 allowed &= canonical.on_axis_of(node.turn);
             }
             scratch.allowed.push(allowed);
+        }
+        if pairs_first {
+            let below = &mut self.nodes_below;
+            self.nodes += rule_out_by_pairs(heuristic, canonical, nodes, budget, scratch, below);
+        }
+        scratch.masks.clear();
+        for &allowed in &scratch.allowed {
             scratch.masks.push(match faces_first {
                 true => canonical.first_of_each_face(allowed),
                 false => allowed,
@@ -717,6 +805,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     /// parent, see [`Verdicts`]); locates the listed children's inverses and asks for their
     /// entries together. The batch's nodes start at index `first` of depth `g`.
     fn direct_lookups(&mut self, g: u8, first: usize, faces_first: bool) {
+        let pairs_first = self.pairs_first();
         let (heuristic, canonical, shared) = (self.heuristic, self.canonical, self.shared);
         let budget = shared.bound - g - 1;
         let Frames { depths, scratch } = &mut self.frames;
@@ -754,16 +843,22 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                 };
                 let child = child_node(heuristic, canonical, shared, node, child);
                 if shared.dual {
-                    scratch
-                        .inverses
-                        .push(heuristic.inverse(&child.cubes, child.turn));
+                    let quarter = canonical.quarter_turns() >> turn & 1 == 1;
+                    let inverse = if pairs_first && quarter {
+                        scratch.pairs[b * FACES + usize::from(canonical.face(child.turn))]
+                    } else {
+                        heuristic.inverse(&child.cubes, child.turn)
+                    };
+                    scratch.inverses.push(inverse);
                 }
                 heuristic.prefetch_moves(&child.coords);
                 next.nodes.push(child);
                 next.parents.push(parent as u32);
             }
         }
-        if shared.dual {
+        // With the pairs read first, a quarter turn's inverse has been read already and a half
+        // turn's is its parent's.
+        if shared.dual && !pairs_first {
             for (inverse, child) in scratch.inverses.iter().zip(&next.nodes) {
                 heuristic.ask_inverse(inverse, child.turn);
             }

@@ -87,13 +87,18 @@ fn the_dual_lookup_keeps_every_optimal_solution() {
     );
 }
 
+/// Inherited values equal those read afresh; and a face's quarter turns do not share their
+/// children's inverse here (the subgroup holds U and D but not the other half turns), which is
+/// why `UdHeuristic` leaves `SHARED_INVERSES_FIRST` off.
 #[test]
 fn children_inherit_inverse_values_along_their_turns_axes() {
     for metric in Metric::BOTH {
         let heuristic = UdHeuristic::open(data_dir(), metric, TableKind::UdF4).unwrap();
+        let mut shared = 0;
         for parent in random_scrambles(metric, 100, 30, 37) {
-            common::check_inherited_dual(&heuristic, &parent);
+            shared += usize::from(common::check_inherited_dual(&heuristic, &parent));
         }
+        assert!(shared < 100, "{metric}: every face's quarter turns shared");
     }
 }
 

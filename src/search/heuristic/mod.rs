@@ -109,6 +109,14 @@ pub trait Heuristic: Sync {
     /// [`Heuristic::ask_inverse`] asks; what the child inherits from its parent is left out.
     fn inverse(&self, cubes: &CubePair, turn: u8) -> Self::Inverse;
 
+    /// Whether the walk reads the inverse that a face's two quarter turns share before it makes
+    /// their children (see `walk::rule_out_by_pairs`). Only where they share it: where the
+    /// coordinates ([`Heuristic::inverse`]) are those of cosets `H y` of a subgroup `H` that
+    /// holds the half turns. The inverse of the child `x U'` is `U x⁻¹ = U2 (U' x⁻¹)`, in the
+    /// coset of the inverse `U' x⁻¹` of the child `x U`. The tests check it of every heuristic
+    /// that says so. Off by default.
+    const SHARED_INVERSES_FIRST: bool = false;
+
     /// Asks for the entries of an inverse from [`Heuristic::inverse`], where that left them to
     /// be asked for together with its siblings' (as [`Heuristic::ask`] does for children).
     #[inline]

@@ -88,6 +88,12 @@ impl Heuristic for Phase1Heuristic {
     /// The inverse position's phase-1 values, one per axis.
     type Dual = [u8; AXES];
 
+    /// A face's quarter turns share their children's inverse here too (H holds the half
+    /// turns; the tests check it), but the inverse's two phase-1 coordinates cost more than
+    /// the reads the walk would spare: complete iterations took 2–8% longer (positions 2 and 3
+    /// of benches/peers.txt, session 39).
+    const SHARED_INVERSES_FIRST: bool = false;
+
     fn metric(&self) -> Metric {
         self.metric
     }

@@ -206,24 +206,37 @@ pub fn random_scrambles(metric: Metric, count: usize, max_len: usize, seed: u64)
 }
 
 /// The dual values a heuristic hands from `parent` to each child equal those read afresh for
-/// the child (what the child inherits along an axis is what it would read there).
+/// the child (what the child inherits along an axis is what it would read there). Where the
+/// heuristic reads a face's shared inverse first (`SHARED_INVERSES_FIRST`), the values read
+/// through the other quarter turn's inverse are the same; returns whether they were for every
+/// face, whatever the heuristic says.
 pub fn check_inherited_dual<H: cubelab::search::heuristic::Heuristic>(
     heuristic: &H,
     parent: &Cube3,
-) {
+) -> bool {
     let before = heuristic.root_dual(parent);
-    for (turn, &m) in heuristic.moves().iter().enumerate() {
-        let child = parent.apply(m);
-        let cubes = cubelab::model::cube::CubePair::of(&child);
-        let inverse = heuristic.inverse(&cubes, turn as u8);
-        let mut values = before;
-        assert!(
-            heuristic
-                .dual(&inverse, turn as u8, &mut values, u8::MAX)
-                .is_ok()
-        );
-        assert_eq!(values, heuristic.root_dual(&child), "{m}");
+    let moves = heuristic.moves();
+    let inverse_of = |turn: usize| {
+        let cubes = cubelab::model::cube::CubePair::of(&parent.apply(moves[turn]));
+        heuristic.inverse(&cubes, turn as u8)
+    };
+    let mut shared = true;
+    for (turn, &m) in moves.iter().enumerate() {
+        let dual_through = |inverse: &H::Inverse| {
+            let mut values = before;
+            let verdict = heuristic.dual(inverse, turn as u8, &mut values, u8::MAX);
+            assert!(verdict.is_ok());
+            values
+        };
+        let values = dual_through(&inverse_of(turn));
+        assert_eq!(values, heuristic.root_dual(&parent.apply(m)), "{m}");
+        if let Some(other) = moves.iter().position(|&o| o != m && o == m.inverse()) {
+            let same = dual_through(&inverse_of(other)) == values;
+            assert!(same || !H::SHARED_INVERSES_FIRST, "{m}");
+            shared &= same;
+        }
     }
+    shared
 }
 
 use cubelab::search::ida::{SearchLimits, SearchStatus, Solver};
