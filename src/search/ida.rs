@@ -61,9 +61,9 @@ pub enum SearchStatus {
 pub struct IterationStats {
     pub bound: u32,
     /// Nodes generated: children whose table entries were asked for, including those the
-    /// lookup then skips (the later turns of a face ruled out by an earlier one, the rest of a
-    /// node ruled out by one child). cube48opt counts only the children it looks up, about
-    /// 20% fewer for the same tree (reports/performance.md, session 25).
+    /// lookup then skips (a node ruled out by one child), and, where a face's quarter turns
+    /// share their children's inverse (`h48`), each such inverse asked for first, which stands
+    /// for two children (reports/performance.md, session 39).
     pub nodes: u64,
     pub seconds: f64,
 }
