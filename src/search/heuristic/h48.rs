@@ -214,12 +214,26 @@ impl Heuristic for H48Heuristic {
         c.spot == self.goal
     }
 
+    /// Asks for the inverse's corner class; [`Heuristic::ready_inverse`] then locates its
+    /// entry, as [`Heuristic::child`] and [`Heuristic::ready`] do for a child.
     #[inline]
     fn inverse(&self, cubes: &CubePair, turn: u8) -> H48Coords {
         if self.inherits(turn) {
             return H48Coords::default();
         }
-        self.locate(ByteCoord::of_packed(&cubes.inverse))
+        let coord = ByteCoord::of_packed(&cubes.inverse);
+        self.space.prefetch_class_bytes(&coord);
+        H48Coords {
+            coord,
+            spot: Spot::default(),
+        }
+    }
+
+    #[inline(always)]
+    fn ready_inverse(&self, inverse: &mut H48Coords, turn: u8) {
+        if !self.inherits(turn) {
+            inverse.spot = self.entry(inverse.coord);
+        }
     }
 
     #[inline(always)]

@@ -105,7 +105,8 @@ pub trait Heuristic: Sync {
     fn is_goal(&self, c: &Self::Coords) -> bool;
 
     /// The coordinates of the inverse of `cubes.position` (that is, of `cubes.inverse`),
-    /// reached by `turn`, that the dual lookup reads, their entries asked for unless
+    /// reached by `turn`, that the dual lookup reads, their entries located unless
+    /// [`Heuristic::ready_inverse`] locates them and asked for unless
     /// [`Heuristic::ask_inverse`] asks; what the child inherits from its parent is left out.
     fn inverse(&self, cubes: &CubePair, turn: u8) -> Self::Inverse;
 
@@ -116,6 +117,12 @@ pub trait Heuristic: Sync {
     /// coset of the inverse `U' x⁻¹` of the child `x U`. The tests check it of every heuristic
     /// that says so. Off by default.
     const SHARED_INVERSES_FIRST: bool = false;
+
+    /// Locates the entries of an inverse from [`Heuristic::inverse`], where that only asked for
+    /// what locating them reads first, so that a round of inverses waits on those reads once
+    /// (as [`Heuristic::ready`] does for children). Nothing to do by default.
+    #[inline]
+    fn ready_inverse(&self, _inverse: &mut Self::Inverse, _turn: u8) {}
 
     /// Asks for the entries of an inverse from [`Heuristic::inverse`], where that left them to
     /// be asked for together with its siblings' (as [`Heuristic::ask`] does for children).

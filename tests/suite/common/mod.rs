@@ -218,7 +218,9 @@ pub fn check_inherited_dual<H: cubelab::search::heuristic::Heuristic>(
     let moves = heuristic.moves();
     let inverse_of = |turn: usize| {
         let cubes = cubelab::model::cube::CubePair::of(&parent.apply(moves[turn]));
-        heuristic.inverse(&cubes, turn as u8)
+        let mut inverse = heuristic.inverse(&cubes, turn as u8);
+        heuristic.ready_inverse(&mut inverse, turn as u8);
+        inverse
     };
     let mut shared = true;
     for (turn, &m) in moves.iter().enumerate() {
