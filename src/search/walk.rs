@@ -349,8 +349,8 @@ fn rule_out_by_pairs<H: Heuristic>(
         nodes_below[usize::from(node.root)] += count;
         looked_up += count;
         for turn in bits(turns) {
-            let cubes = node.cubes.turn(moves[usize::from(turn)]);
-            let inverse = heuristic.inverse(&cubes, turn);
+            let inverse = node.cubes.inverse.preturn(moves[usize::from(turn)]);
+            let inverse = heuristic.inverse(&inverse, turn);
             scratch.pairs[b * FACES + usize::from(canonical.face(turn))] = inverse;
         }
     }
@@ -887,7 +887,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                     let inverse = if pairs_first && quarter {
                         scratch.pairs[b * FACES + usize::from(canonical.face(child.turn))]
                     } else {
-                        let mut inverse = heuristic.inverse(&child.cubes, child.turn);
+                        let mut inverse = heuristic.inverse(&child.cubes.inverse, child.turn);
                         heuristic.ready_inverse(&mut inverse, child.turn);
                         inverse
                     };

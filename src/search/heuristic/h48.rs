@@ -10,7 +10,7 @@
 
 use super::{Entries, Heuristic, open_table};
 use crate::catalogue::{TableId, TableKind};
-use crate::model::cube::{Cube3, CubePair, Metric, Move};
+use crate::model::cube::{Cube3, CubePair, Metric, Move, PackedCube};
 use crate::packing::based::{Based, Spot, best_base};
 use crate::space::h48::{ByteCoord, H48Coord, H48Space, H48Table};
 use crate::table::{Table, TableError};
@@ -217,11 +217,11 @@ impl Heuristic for H48Heuristic {
     /// Asks for the inverse's corner class; [`Heuristic::ready_inverse`] then locates its
     /// entry, as [`Heuristic::child`] and [`Heuristic::ready`] do for a child.
     #[inline]
-    fn inverse(&self, cubes: &CubePair, turn: u8) -> H48Coords {
+    fn inverse(&self, inverse: &PackedCube, turn: u8) -> H48Coords {
         if self.inherits(turn) {
             return H48Coords::default();
         }
-        let coord = ByteCoord::of_packed(&cubes.inverse);
+        let coord = ByteCoord::of_packed(inverse);
         self.space.prefetch_class_bytes(&coord);
         H48Coords {
             coord,

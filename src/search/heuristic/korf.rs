@@ -3,7 +3,7 @@
 
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
 use crate::catalogue::{TableId, TableKind};
-use crate::model::cube::{Cube3, CubePair, Face, Metric, Move, Rotation};
+use crate::model::cube::{Cube3, Face, Metric, Move, PackedCube, Rotation};
 use crate::space::MoveSpace;
 use crate::space::corners::{self, CornerSpace};
 use crate::space::edges::{ConjugateRanker, EDGES6, EDGES7, EdgeSet, EdgeSpace};
@@ -142,8 +142,8 @@ impl Heuristic for KorfHeuristic {
     /// value is its length as a word in the corner group, which its inverse shares (reverse
     /// the word and invert each turn).
     #[inline]
-    fn inverse(&self, cubes: &CubePair, _turn: u8) -> [u32; EDGE_LOOKUPS] {
-        let edges = cubes.inverse.cube().edges;
+    fn inverse(&self, inverse: &PackedCube, _turn: u8) -> [u32; EDGE_LOOKUPS] {
+        let edges = inverse.cube().edges;
         self.lookups.each_ref().map(|lookup| {
             let e = lookup.ranker.rank(&edges) as u32;
             self.edges.prefetch_nibble(e.into());

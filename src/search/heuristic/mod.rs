@@ -27,7 +27,7 @@ pub use phase1::Phase1Heuristic;
 pub use ud::UdHeuristic;
 
 use crate::catalogue::{TableId, TableKind};
-use crate::model::cube::{Cube3, CubePair, Metric, Move, Rotation};
+use crate::model::cube::{Cube3, CubePair, Metric, Move, PackedCube, Rotation};
 use crate::table::{Table, TableError, Verify};
 use std::path::Path;
 
@@ -104,11 +104,11 @@ pub trait Heuristic: Sync {
     /// [`Heuristic::coords_determine_position`], whether it is solved).
     fn is_goal(&self, c: &Self::Coords) -> bool;
 
-    /// The coordinates of the inverse of `cubes.position` (that is, of `cubes.inverse`),
-    /// reached by `turn`, that the dual lookup reads, their entries located unless
+    /// The coordinates of a node's inverse position (`inverse`, the node's `cubes.inverse`),
+    /// the node reached by `turn`, that the dual lookup reads, their entries located unless
     /// [`Heuristic::ready_inverse`] locates them and asked for unless
     /// [`Heuristic::ask_inverse`] asks; what the child inherits from its parent is left out.
-    fn inverse(&self, cubes: &CubePair, turn: u8) -> Self::Inverse;
+    fn inverse(&self, inverse: &PackedCube, turn: u8) -> Self::Inverse;
 
     /// Whether the walk reads the inverse that a face's two quarter turns share before it makes
     /// their children (see `walk::rule_out_by_pairs`). Only where they share it: where the

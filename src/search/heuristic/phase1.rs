@@ -4,7 +4,7 @@
 
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
 use crate::catalogue::{TableId, TableKind};
-use crate::model::cube::{Cube3, CubePair, Face, Metric, Move, Rotation};
+use crate::model::cube::{Cube3, Face, Metric, Move, PackedCube, Rotation};
 use crate::space::MoveSpace;
 use crate::space::corners::{self, CornerSpace};
 use crate::space::phase1::{Phase1Coord, Phase1Space};
@@ -157,13 +157,13 @@ impl Heuristic for Phase1Heuristic {
     /// has its parent's coordinate along that axis. Half turns lie in all three subgroups,
     /// quarter turns in one.
     #[inline]
-    fn inverse(&self, cubes: &CubePair, turn: u8) -> [Phase1Coord; AXES] {
+    fn inverse(&self, inverse: &PackedCube, turn: u8) -> [Phase1Coord; AXES] {
         let inherited = self.inherited[usize::from(turn)];
         let mut coords = [Phase1Coord::default(); AXES];
         if inherited == ALL_AXES {
             return coords;
         }
-        let inverse = cubes.inverse.cube();
+        let inverse = inverse.cube();
         for (axis, (g, g_inv)) in self.rotations.iter().enumerate() {
             if inherited & 1 << axis == 0 {
                 coords[axis] = Phase1Coord::of_conjugate(&inverse, g, g_inv);

@@ -11,7 +11,7 @@
 
 use super::{Entries, Heuristic, Turns, open_table, turns_through};
 use crate::catalogue::{TableId, TableKind};
-use crate::model::cube::{Cube3, CubePair, Face, Metric, Move, Rotation};
+use crate::model::cube::{Cube3, CubePair, Face, Metric, Move, PackedCube, Rotation};
 use crate::packing::based::{Based, Spot, base_of};
 use crate::space::ud::{UdCoord, UdSpace};
 use crate::table::{Table, TableError};
@@ -221,9 +221,9 @@ impl Heuristic for UdHeuristic {
     /// A turn lies in its own axis's subgroup, whose coordinate of the inverse is therefore
     /// the parent's (as for the phase-1 table): two axes are ranked.
     #[inline]
-    fn inverse(&self, cubes: &CubePair, turn: u8) -> UdCoords {
+    fn inverse(&self, inverse: &PackedCube, turn: u8) -> UdCoords {
         let inherited = usize::from(self.axis_of[usize::from(turn)]);
-        let inverse = cubes.inverse.cube();
+        let inverse = inverse.cube();
         let mut coords = UdCoords::default();
         for axis in 0..AXES {
             if axis != inherited {

@@ -218,7 +218,7 @@ pub fn check_inherited_dual<H: cubelab::search::heuristic::Heuristic>(
     let moves = heuristic.moves();
     let inverse_of = |turn: usize| {
         let cubes = cubelab::model::cube::CubePair::of(&parent.apply(moves[turn]));
-        let mut inverse = heuristic.inverse(&cubes, turn as u8);
+        let mut inverse = heuristic.inverse(&cubes.inverse, turn as u8);
         heuristic.ready_inverse(&mut inverse, turn as u8);
         inverse
     };
