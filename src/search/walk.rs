@@ -370,11 +370,9 @@ fn rule_out_by_pairs<H: Heuristic>(
         let (mut quarters_out, mut faces_out, mut parent_out) = (0u32, 0u32, false);
         for turn in bits(turns) {
             let face = canonical.face(turn);
-            let mut dual = node.dual;
             let pair = &scratch.pairs[b * FACES + usize::from(face)];
-            let verdict = heuristic.dual(pair, turn, &mut dual, budget);
-            let bound = verdict.err().unwrap_or(0);
-            quarters_out |= u32::from(verdict.is_err()) << face;
+            let bound = heuristic.dual_bound(pair, turn, &node.dual, budget);
+            quarters_out |= u32::from(bound > budget) << face;
             faces_out |= u32::from(bound > face_out_above) << face;
             parent_out |= bound >= budget + 3;
         }

@@ -262,6 +262,17 @@ impl Heuristic for H48Heuristic {
         Ok(self.narrowed(side.value, budget))
     }
 
+    /// Read as a child's bound is ([`Heuristic::bound_above`]): where the budget is at least
+    /// the base, from the code alone.
+    #[inline(always)]
+    fn dual_bound(&self, inverse: &H48Coords, turn: u8, side: &H48Side, budget: u8) -> u8 {
+        if self.inherits(turn) {
+            side.value
+        } else {
+            self.bound_above(inverse, budget)
+        }
+    }
+
     fn root_dual(&self, cube: &Cube3) -> H48Side {
         let coords = self.coords_of(&cube.inverse());
         H48Side {

@@ -129,6 +129,18 @@ pub trait Heuristic: Sync {
     #[inline]
     fn ask_inverse(&self, _inverse: &Self::Inverse, _turn: u8) {}
 
+    /// The bound the dual lookup ([`Heuristic::dual`]) finds for a node reached by `turn`
+    /// whose parent's dual values are `dual`, with `budget` moves left: the inverse position's
+    /// bound where it exceeds the budget, else a value within the budget. For verdicts that
+    /// need nothing else, gathered without a branch (see `walk::rule_out_by_pairs`).
+    #[inline]
+    fn dual_bound(&self, inverse: &Self::Inverse, turn: u8, dual: &Self::Dual, budget: u8) -> u8 {
+        let mut values = *dual;
+        self.dual(inverse, turn, &mut values, budget)
+            .err()
+            .unwrap_or(0)
+    }
+
     /// The dual lookup of a node reached by `turn` with `budget` moves left: the moves (a bit
     /// mask over turn numbers) that may follow it, or the inverse position's bound where that
     /// exceeds the budget. `dual` holds the parent's values on entry and the node's on return.
