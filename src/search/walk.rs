@@ -10,7 +10,7 @@
 //! asks for its entry, and reads it: it may rule out the quarter turns, the face or the node
 //! before any child is made. Then: generate each node's child by the first turn of each face
 //! and ask for its entry; read those entries and generate the other turns of the faces they
-//! leave possible (an entry may rule out its child's whole face, see [`Verdicts`]), and ask for
+//! leave possible (an entry may rule out its child's whole face, see [`Rule`]), and ask for
 //! theirs; read the entries, keep the children within the bound, locate their inverses and ask
 //! for those (unless the first round read them); read the inverses' entries and list the
 //! children that pass at the next depth. Where the budget is too large for any entry to rule
@@ -318,8 +318,8 @@ fn make_the_rest<H: Heuristic>(
 /// The round before the direct lookup where a face's two quarter turns share their children's
 /// inverse ([`Heuristic::SHARED_INVERSES_FIRST`]): locates each face's shared inverse
 /// from its first quarter turn and asks for its entries, every face of every node of the batch
-/// together; then reads them and narrows `scratch.allowed` by what they rule out (see
-/// [`Verdicts`]: the value bounds both quarter turns' children, so a value over the budget rules
+/// together; then reads them and narrows `scratch.allowed` by what they rule out (by the
+/// [`Rule`]: the value bounds both quarter turns' children, so a value over the budget rules
 /// them out, one over `budget + sibling distance` the half turn too, and `budget + 3` the
 /// node). The inverses are kept in `scratch.pairs` for the dual lookup of the children kept,
 /// which then reads them again from the cache. One read thus stands in for two children's: in
@@ -363,7 +363,7 @@ fn rule_out_by_pairs<H: Heuristic>(
     each_pair(canonical, turns, pairs, |pair, turn| {
         heuristic.ask_inverse(pair, turn)
     });
-    let face_out_above = budget + canonical.sibling_distance();
+    let rule = Rule::new(canonical, budget);
     let pairs = scratch.allowed.iter_mut().zip(&scratch.pair_turns);
     for (b, (node, (allowed, &turns))) in nodes.iter().zip(pairs).enumerate() {
         // Gathered into masks without a branch a face, as in `Verdicts`.
@@ -372,9 +372,9 @@ fn rule_out_by_pairs<H: Heuristic>(
             let face = canonical.face(turn);
             let pair = &scratch.pairs[b * FACES + usize::from(face)];
             let bound = heuristic.dual_bound(pair, turn, &node.dual, budget);
-            quarters_out |= u32::from(bound > budget) << face;
-            faces_out |= u32::from(bound > face_out_above) << face;
-            parent_out |= bound >= budget + 3;
+            quarters_out |= u32::from(rule.child_out(bound)) << face;
+            faces_out |= u32::from(rule.face_out(bound)) << face;
+            parent_out |= rule.parent_out(bound);
         }
         let out = canonical.turns_of_faces(quarters_out) & canonical.quarter_turns()
             | canonical.turns_of_faces(faces_out);
@@ -425,11 +425,47 @@ fn ask_all<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
     }
 }
 
-/// What the entries of one node's children rule out, as bit masks. A child's bound (of the
-/// child or of its inverse, the same distance) may exceed the budget by more than one step (it
-/// is not consistent). A child is one move from its parent, so at `budget + 3` the parent
-/// itself is out of reach (bidirectional pathmax). It is one move (two quarter turns) from the
-/// other turns of its face, so at `budget + 2` (`+ 3`) those are out of reach too.
+/// What a child's bound (of the child or of its inverse, the same distance) rules out with
+/// `budget` moves left after the child: the one rule every round judges by. The bound is not
+/// consistent: it may exceed the budget by more than one step. A child is one move from its
+/// parent, so at `budget + 3` the parent itself is out of reach (bidirectional pathmax). It is
+/// one move (two quarter turns) from the other turns of its face, so at `budget + 2` (`+ 3`)
+/// those are out of reach too.
+#[derive(Clone, Copy)]
+struct Rule {
+    budget: u8,
+    face_out_above: u8,
+}
+
+impl Rule {
+    #[inline(always)]
+    fn new(canonical: &Canonical, budget: u8) -> Rule {
+        Rule {
+            budget,
+            face_out_above: budget + canonical.sibling_distance(),
+        }
+    }
+
+    /// Whether `bound` rules out the child itself.
+    #[inline(always)]
+    fn child_out(self, bound: u8) -> bool {
+        bound > self.budget
+    }
+
+    /// Whether `bound` rules out every turn of the child's face.
+    #[inline(always)]
+    fn face_out(self, bound: u8) -> bool {
+        bound > self.face_out_above
+    }
+
+    /// Whether `bound` rules out the child's parent.
+    #[inline(always)]
+    fn parent_out(self, bound: u8) -> bool {
+        bound >= self.budget + 3
+    }
+}
+
+/// What the entries of one node's children rule out by the [`Rule`], as bit masks.
 #[derive(Clone, Copy)]
 struct Verdicts {
     /// The turns whose children are within the budget by their own bounds.
@@ -462,12 +498,12 @@ impl Verdicts {
         budget: u8,
     ) -> Verdicts {
         let (mut within, mut faces_out, mut parent_out) = (0u32, 0u32, false);
-        let face_out_above = budget + canonical.sibling_distance();
+        let rule = Rule::new(canonical, budget);
         for child in siblings {
             let bound = heuristic.bound_above(&child.coords, budget);
-            within |= u32::from(bound <= budget) << child.turn;
-            faces_out |= u32::from(bound > face_out_above) << canonical.face(child.turn);
-            parent_out |= bound >= budget + 3;
+            within |= u32::from(!rule.child_out(bound)) << child.turn;
+            faces_out |= u32::from(rule.face_out(bound)) << canonical.face(child.turn);
+            parent_out |= rule.parent_out(bound);
         }
         Verdicts {
             within,
@@ -750,7 +786,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         self.judge_batch(g, batch.clone());
         let (heuristic, canonical) = (self.heuristic, self.canonical);
         let budget = self.shared.bound - g - 1;
-        // Whether an entry can rule out its child's whole face (see [`Verdicts`]).
+        // Whether an entry can rule out its child's whole face (see [`Rule`]).
         let faces_first = heuristic.largest_bound() > budget + canonical.sibling_distance();
         let pairs_first = self.pairs_first();
         let Frames { depths, scratch } = &mut self.frames;
@@ -840,7 +876,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
 
     /// The direct lookup: reads the children's entries and lists those within the bound at
     /// depth `g + 1`, a node at a time (a bound may rule out a child's whole face or its
-    /// parent, see [`Verdicts`]); locates the listed children's inverses and asks for their
+    /// parent, see [`Rule`]); locates the listed children's inverses and asks for their
     /// entries together. The batch's nodes start at index `first` of depth `g`.
     fn direct_lookups(&mut self, g: u8, first: usize, faces_first: bool) {
         let pairs_first = self.pairs_first();
@@ -909,7 +945,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     /// lookup drops some or narrows their next moves, a parent's children at a time. A
     /// child's inverse is as far as the child, and one move from its siblings' inverses,
     /// whichever end the node extends: its bound rules out siblings and the parent as the
-    /// direct one does (see [`Verdicts`]). Each child left is turned around where its other
+    /// direct one does (see [`Rule`]). Each child left is turned around where its other
     /// end has fewer moves to try. The list is compacted in place: a child moves only to close
     /// a gap the dropped ones left.
     fn enter(&mut self, g: u8) {
@@ -938,7 +974,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
             if shared.dual {
                 // Gathered into masks without a branch a child, as in `Verdicts`.
                 let (mut dead_faces, mut parent_out) = (0u32, false);
-                let face_out_above = budget + canonical.sibling_distance();
+                let rule = Rule::new(canonical, budget);
                 for k in siblings.clone() {
                     let child = &mut next.nodes[k];
                     let inverse = &scratch.inverses[k];
@@ -946,8 +982,8 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                     child.allowed &= verdict.unwrap_or(u32::MAX);
                     let bound = verdict.err().unwrap_or(0);
                     passed &= !(u32::from(verdict.is_err()) << (k - siblings.start));
-                    dead_faces |= u32::from(bound > face_out_above) << canonical.face(child.turn);
-                    parent_out |= bound >= budget + 3;
+                    dead_faces |= u32::from(rule.face_out(bound)) << canonical.face(child.turn);
+                    parent_out |= rule.parent_out(bound);
                 }
                 if parent_out {
                     continue;
