@@ -35,7 +35,13 @@ if [[ ${1:-} == h48-eo ]]; then
   trap 'rm -f "$log"' EXIT
   start=$(date +%s)
   status=0
-  cargo test --release --test suite h48_eo::built_eo_tables -- --ignored --nocapture 2>&1 |
+  # The neighbour check compares two tables one flip apart; with fewer it has nothing to do.
+  checks=(h48_eo::built_eo_tables_bound_and_solve)
+  for t in "${tables[@]}"; do
+    n=${t#h48-eo}
+    [[ " ${tables[*]} " == *" h48-eo$((n + 1)) "* ]] && checks=(h48_eo::built_eo_tables) && break
+  done
+  cargo test --release --test suite "${checks[0]}" -- --ignored --nocapture 2>&1 |
     tee "$log" || status=$?
   {
     echo "# h48-eo table checks"

@@ -15,9 +15,12 @@
 //! | [`catalogue`] | which tables exist, how each is built, named, checked and rebuilt |
 //! | [`search`] | IDA*, heuristics, the walk, two-phase, layers |
 //! | [`solving`] | the one API every front end calls |
-//! | [`frontend`] | command-line pipeline and outputs, reports and charts, the server |
+//! | [`experiment`] | the experiment files `solve --csv` writes: rows, shards, merging, summaries |
 //!
-//! The binaries (`src/bin`) parse arguments and dispatch to [`frontend`] and [`solving`].
+//! This crate is the core: it depends on nothing a front end needs (no async runtime, HTTP,
+//! charts or argument parser; the `clap` feature only derives the command line's value enums).
+//! The front ends are crates on top of it, each reaching it through [`solving`]: `cubelab-cli`
+//! (the binaries, reports and charts), `cubelab-server` (the HTTP API) and the Python module.
 
 pub mod support;
 
@@ -39,4 +42,4 @@ pub mod search;
 
 pub mod solving;
 
-pub mod frontend;
+pub mod experiment;

@@ -2,7 +2,7 @@
 //! allocation sized by a field.
 #![no_main]
 
-use cubelab::frontend::report::experiment::read_experiment;
+use cubelab::experiment::read_experiment;
 use libfuzzer_sys::fuzz_target;
 use std::io::Write;
 

@@ -6,7 +6,7 @@
 use axum::body::Body;
 use axum::http::Request;
 use cubelab::catalogue::TableKind;
-use cubelab::frontend::serve::{Limits, Server, router};
+use cubelab_server::{Limits, Server, router};
 use libfuzzer_sys::fuzz_target;
 use std::sync::{Arc, OnceLock};
 use tower::ServiceExt;

@@ -3,19 +3,21 @@
 //! the library's (`cubelab::solving` picks and opens the solvers, as for `solve` and the HTTP
 //! API), and its errors become Python exceptions carrying the library's messages.
 
-use clap::ValueEnum;
 use cubelab::catalogue::scan::checked_histogram;
 use cubelab::catalogue::{TableId, TableKind};
-use cubelab::frontend::commands::coset as coset_command;
 use cubelab::model::cube::Metric;
 use cubelab::model::facelet::net;
 use cubelab::model::position::{Form, Position as LibPosition, Puzzle, parse_position};
 use cubelab::packing::Encoding;
-use cubelab::search::coset::{
-    CosetLimits, MAX_DEPTH, Progress as CosetProgress, default_search_depth, gods_number,
+use cubelab::solving::coset::{
+    self as coset_run, CosetLimits, CosetProgress, MAX_DEPTH, default_search_depth, gods_number,
 };
-use cubelab::search::last_layer::{GoalAnswerer, LastLayerSolver, LastLayerTable};
+use cubelab::solving::goal::{
+    GoalAnswerer, GoalOpenError, GoalSolver, LastLayerError, goal_answerer, last_layer_table,
+    piece_goal_solver as open_piece_goal_solver,
+};
 use cubelab::solving::{JsonShape, Method, Request, Solvers};
+use cubelab::support::named::Named;
 use cubelab::table::{BuildLock, Table as LibTable, Verify};
 use indicatif::ProgressBar;
 use pyo3::create_exception;
@@ -60,8 +62,8 @@ fn table_error(e: impl std::fmt::Display) -> PyErr {
 }
 
 /// A name given from Python (`"htm"`, `"two-phase"`, `"3x3"`...) as the command line takes it.
-fn named<T: ValueEnum>(what: &str, name: &str) -> PyResult<T> {
-    cubelab::frontend::cli::value_named(what, name).map_err(PyValueError::new_err)
+fn named<T: Named>(what: &str, name: &str) -> PyResult<T> {
+    cubelab::support::named::named(what, name).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 fn puzzle_of(name: Option<&str>) -> PyResult<Option<Puzzle>> {
@@ -481,19 +483,22 @@ fn goal_solver(
     let metric: Metric = named("metric", metric)?;
     let orientations: Orientations = named("orientations", orientations)?;
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
-    if is_last_layer(goal) {
-        let heuristic = cubelab::search::heuristic::AnyHeuristic::open(
-            &dir,
-            metric,
-            cubelab::catalogue::TableKind::UdLayersF4,
-        )
-        .map_err(table_error)?;
-        let solver = Arc::new(cubelab::search::ida::Solver::new(heuristic));
-        return Ok(GoalAnswerer::LastLayer(
-            LastLayerSolver::new(solver, orientations).one_thread(),
-        ));
+    let progress = |_: &_| indicatif::ProgressBar::hidden();
+    let tables = cubelab::solving::DEFAULT_TABLES;
+    match goal_answerer(&dir, goal, metric, orientations, tables, &progress) {
+        Ok(GoalAnswerer::LastLayer(solver)) => Ok(GoalAnswerer::LastLayer(solver.one_thread())),
+        Ok(answerer) => Ok(answerer),
+        Err(GoalOpenError::Table(e)) => Err(table_error(e)),
+        Err(GoalOpenError::Goal(e)) => Err(goal_error(e)),
     }
-    piece_goal_solver(goal, metric, orientations, &dir).map(GoalAnswerer::Pieces)
+}
+
+/// A goal that names nothing or has no table: a ValueError for the former, a TableError else.
+fn goal_error(e: cubelab::catalogue::goal::GoalError) -> PyErr {
+    match e {
+        cubelab::catalogue::goal::GoalError::Space(_) => PyValueError::new_err(e.to_string()),
+        e => table_error(e),
+    }
 }
 
 /// A goal by name or mask, not `ll`, and its tables (built on first use into `dir`).
@@ -502,19 +507,11 @@ fn piece_goal_solver(
     metric: Metric,
     orientations: cubelab::catalogue::goal::Orientations,
     dir: &std::path::Path,
-) -> PyResult<cubelab::search::goal::GoalSolver> {
-    use cubelab::catalogue::goal::{Goal, GoalTables};
+) -> PyResult<GoalSolver> {
+    use cubelab::catalogue::goal::Goal;
     let goal = Goal::parse(goal).map_err(|e| PyValueError::new_err(e.to_string()))?;
     let progress = |_: &_| indicatif::ProgressBar::hidden();
-    let tables = GoalTables::open_or_build(dir, &goal, metric, &progress).map_err(|e| match e {
-        cubelab::catalogue::goal::GoalError::Space(_) => PyValueError::new_err(e.to_string()),
-        e => table_error(e),
-    })?;
-    Ok(cubelab::search::goal::GoalSolver::new(
-        goal,
-        tables,
-        orientations,
-    ))
+    open_piece_goal_solver(dir, goal, metric, orientations, &progress).map_err(goal_error)
 }
 
 /// Whether `goal` names the last layer (`ll`), which the optimal solver answers.
@@ -596,19 +593,11 @@ fn goal_distribution(
     let metric: Metric = named("metric", metric)?;
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
     if is_last_layer(goal) {
-        let solver = || {
-            cubelab::search::heuristic::AnyHeuristic::open(
-                &dir,
-                metric,
-                cubelab::catalogue::TableKind::UdLayersF4,
-            )
-            .map(cubelab::search::ida::Solver::new)
-        };
         let progress = indicatif::ProgressBar::hidden();
         let table = py
-            .detach(|| LastLayerTable::open_or_build(&dir, metric, solver, &progress))
+            .detach(|| last_layer_table(&dir, metric, &progress))
             .map_err(|e| match e {
-                cubelab::search::last_layer::LastLayerError::Table(e) => table_error(e),
+                LastLayerError::Table(e) => table_error(e),
                 e => PyValueError::new_err(e.to_string()),
             })?;
         return Ok(table.histogram().to_vec());
@@ -624,7 +613,7 @@ fn goal_distribution(
 /// FileNotFoundError/OSError, or ValueError naming the line of a malformed row.
 #[pyfunction(name = "_experiment_columns")]
 fn experiment_columns<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyDict>> {
-    use cubelab::frontend::report::experiment::{ExperimentError, read_experiment};
+    use cubelab::experiment::{ExperimentError, read_experiment};
     let rows = py.detach(|| read_experiment(&path)).map_err(|e| match e {
         ExperimentError::Io { path, source } => {
             let message = format!("{}: {source}", path.display());
@@ -713,14 +702,14 @@ fn coset<'py>(
         )));
     }
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
-    let representative = coset_command::representative(moves).map_err(position_error)?;
-    let finish = coset_command::finishes(metric, &limits);
-    coset_command::missing_tables(&dir, metric, finish).map_err(table_error)?;
+    let representative = coset_run::representative(moves).map_err(position_error)?;
+    let finish = coset_run::finishes(metric, &limits);
+    coset_run::missing_tables(&dir, metric, finish).map_err(table_error)?;
     let (result, class, seconds) = py
         .detach(|| {
             let started = Instant::now();
-            let class = coset_command::Class::of(&representative);
-            let solver = coset_command::open_solver(&dir, metric, finish)?;
+            let class = coset_run::Class::of(&representative);
+            let solver = coset_run::open_solver(&dir, metric, finish).map_err(|e| e.to_string())?;
             let progress = CosetProgress {
                 watch: &[],
                 on_depth: &mut |_| {},
@@ -735,7 +724,7 @@ fn coset<'py>(
         .map_err(CubelabError::new_err)?;
     to_python(
         py,
-        &coset_command::json(moves, metric, &class, &result, seconds),
+        &coset_run::json(moves, metric, &class, &result, seconds),
     )
 }
 

@@ -42,6 +42,7 @@ use crate::model::notation::{format_moves, parse_moves};
 use crate::model::position::Puzzle;
 use crate::packing::Encoding;
 use crate::space::group::{GroupMetric, GroupSpace, GroupSpec, Sizes};
+use crate::support::named::named;
 use crate::support::units::thousands;
 use crate::table::TableError;
 use indicatif::ProgressBar;
@@ -561,11 +562,9 @@ fn header_group(
     let missing =
         |key: &str| format!("the header names no {key} (a `# {key}:` line before the moves)");
     let puzzle = puzzle.as_ref().ok_or_else(|| missing("puzzle"))?;
-    let puzzle = <Puzzle as clap::ValueEnum>::from_str(puzzle, true)
-        .map_err(|_| format!("unknown puzzle {puzzle}"))?;
+    let puzzle: Puzzle = named("puzzle", puzzle).map_err(|e| e.to_string())?;
     let metric = metric.as_ref().ok_or_else(|| missing("metric"))?;
-    let metric = <GroupMetric as clap::ValueEnum>::from_str(metric, true)
-        .map_err(|_| format!("unknown metric {metric}"))?;
+    let metric: GroupMetric = named("metric", metric).map_err(|e| e.to_string())?;
     let generators = generators.as_ref().ok_or_else(|| missing("generators"))?;
     GroupSpec::parse(puzzle, generators, metric)
         .map_err(|e| format!("generators {generators}: {e}"))

@@ -210,22 +210,25 @@ fn goal_names() -> String {
 }
 
 /// How colour neutral a solver is: on which faces it builds the goal.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Orientations {
     /// The goal where it is written (the cross on D).
     Fixed,
     /// On either of two opposite faces (D or U).
     Dual,
     /// On any of the six faces.
-    #[value(name = "6")]
+    #[cfg_attr(feature = "clap", value(name = "6"))]
     #[serde(rename = "6")]
     Six,
     /// In any of the cube's 24 orientations: for a goal kept by turns about U-D (the cross)
     /// the same as 6; for one that is not (a Roux block), four times the places.
-    #[value(name = "24")]
+    #[cfg_attr(feature = "clap", value(name = "24"))]
     #[serde(rename = "24")]
     All,
 }
+
+crate::support::named::impl_named!(Orientations, Orientations::ALL);
 
 impl Orientations {
     pub const ALL: [Orientations; 4] = [

@@ -245,7 +245,7 @@ fn walk_into<L: Layout>(
     progress.set_length(u64::from(near));
     progress.set_position(0);
     let (found, mut passes) = breadth_first_near(space, near, progress);
-    let walk = Walk {
+    let walk = FillWalk {
         space,
         table,
         near: &found,
@@ -294,7 +294,7 @@ fn walk_into<L: Layout>(
 }
 
 /// The depth-first walk of [`fill`] and [`fill_based`] and what it writes into.
-struct Walk<'a> {
+struct FillWalk<'a> {
     space: &'a H48Space,
     table: H48Table,
     near: &'a NearStates,
@@ -303,7 +303,7 @@ struct Walk<'a> {
     faces: Vec<Face>,
 }
 
-impl Walk<'_> {
+impl FillWalk<'_> {
     /// Walks every canonical sequence from `c` (at `depth` moves, reached last by a turn of
     /// `last`) until `max_depth`, writing each coset reached.
     fn from<L: Layout>(&self, c: H48Coord, depth: u8, last: Option<Face>, writes: &mut Writes<L>) {
@@ -313,7 +313,7 @@ impl Walk<'_> {
         let mut count = 0;
         for (turn, &face) in self.faces.iter().enumerate() {
             if let Some(last) = last
-                && (face == last || (face == last.opposite() && face < last))
+                && !last.may_follow(face)
             {
                 continue;
             }

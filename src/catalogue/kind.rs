@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 /// What a table indexes. The coordinate a kind uses is fixed by its module in [`crate::space`].
 ///
 /// A header stores a kind by its place in this list ([`TableKind::code`]): new kinds go at the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum TableKind {
     /// The whole 2x2x2 with the DBL corner fixed: 7! x 3^6 states.
-    #[value(name = "2x2")]
+    #[cfg_attr(feature = "clap", value(name = "2x2"))]
     Pocket,
     /// All 8 corners of the 3x3x3: 8! x 3^7 states.
     Corners,
@@ -27,92 +28,92 @@ pub enum TableKind {
     Phase1,
     /// Cosets of a subgroup holding U and D (see `pdb::ud`): corner classes x E-slice places x
     /// E-slice flips: 78,645,600 entries (vcube's coordinate 104).
-    #[value(name = "ud-f4")]
+    #[cfg_attr(feature = "clap", value(name = "ud-f4"))]
     UdF4,
     /// ... x the flips of the other eight edges: 1,258,329,600 entries (vcube 108).
-    #[value(name = "ud-f8")]
+    #[cfg_attr(feature = "clap", value(name = "ud-f8"))]
     UdF8,
     /// ... x the order of the E-slice edges x their flips: 1,887,494,400 entries (vcube 204).
-    #[value(name = "ud-order-f4")]
+    #[cfg_attr(feature = "clap", value(name = "ud-order-f4"))]
     UdOrderF4,
     /// ... x which slots hold U-layer edges x the E-slice flips: 5,505,192,000 entries (vcube 304).
-    #[value(name = "ud-layers-f4")]
+    #[cfg_attr(feature = "clap", value(name = "ud-layers-f4"))]
     UdLayersF4,
     /// ... x all edge flips: 10,066,636,800 entries (vcube 112).
-    #[value(name = "ud-f12")]
+    #[cfg_attr(feature = "clap", value(name = "ud-f12"))]
     UdF12,
     /// ... x the order of the E-slice edges x the flips of the other eight:
     /// 30,199,910,400 entries (vcube 208).
-    #[value(name = "ud-order-f8")]
+    #[cfg_attr(feature = "clap", value(name = "ud-order-f8"))]
     UdOrderF8,
     /// A subgroup's distances, over the product of its corner and edge images (see
     /// [`crate::catalogue::group`]); the header's `group` says which. Built by `gen-tables --generators`.
-    #[value(skip)]
+    #[cfg_attr(feature = "clap", value(skip))]
     Group,
     /// Kociemba's phase-1 coordinate reduced by the 16 U-D symmetries (flip-and-slice classes
     /// x twist): 140,908,410 entries, the two-phase solver's first table (see `pdb::twophase`).
     /// Declared after `Group`, as headers store a kind by its place in this list.
-    #[value(name = "phase1-sym")]
+    #[cfg_attr(feature = "clap", value(name = "phase1-sym"))]
     Phase1Sym,
     /// Within <U, D, R2, L2, F2, B2>: corner permutation classes x the U- and D-layer edges'
     /// permutation: 111,605,760 entries, the two-phase solver's phase-2 table.
     Phase2,
     /// Within <U, D, R2, L2, F2, B2>: corner permutation x E-slice edge order: 967,680
     /// entries, beside `phase2`.
-    #[value(name = "phase2-slice")]
+    #[cfg_attr(feature = "clap", value(name = "phase2-slice"))]
     Phase2Slice,
     /// Cosets of a subgroup every symmetry keeps (see `space::h48`), reduced by all 48
     /// symmetries: corner classes x M- and S-slice edge places x each slice's flip parity:
     /// 470,269,800 entries.
-    #[value(name = "h48-parity")]
+    #[cfg_attr(feature = "clap", value(name = "h48-parity"))]
     H48Parity,
     /// ... x each slice's flips up to flipping the whole slice (instead of its parity):
     /// 30,097,267,200 entries, 7.5 GB.
-    #[value(name = "h48-flips")]
+    #[cfg_attr(feature = "clap", value(name = "h48-flips"))]
     H48Flips,
     /// `h48-flips` with the kept flips cut to 7 bits (the smallest entry of each pair):
     /// 15,048,633,600 entries, 3.8 GB. Read off `h48-flips`' exact entries as it is built.
-    #[value(name = "h48-flips7")]
+    #[cfg_attr(feature = "clap", value(name = "h48-flips7"))]
     H48Flips7,
     /// ... to 6 bits: 7,524,316,800 entries, 1.9 GB.
-    #[value(name = "h48-flips6")]
+    #[cfg_attr(feature = "clap", value(name = "h48-flips6"))]
     H48Flips6,
     /// ... to 5 bits: 3,762,158,400 entries, 940 MB.
-    #[value(name = "h48-flips5")]
+    #[cfg_attr(feature = "clap", value(name = "h48-flips5"))]
     H48Flips5,
     /// ... to 4 bits: 1,881,079,200 entries, 470 MB.
-    #[value(name = "h48-flips4")]
+    #[cfg_attr(feature = "clap", value(name = "h48-flips4"))]
     H48Flips4,
     /// ... to 3 bits: 940,539,600 entries, 235 MB.
-    #[value(name = "h48-flips3")]
+    #[cfg_attr(feature = "clap", value(name = "h48-flips3"))]
     H48Flips3,
     /// Corner classes x M- and S-slice edge places x the flips of the four highest edge slots
     /// (FR FL BL BR, seen from the class's representative): each entry the smallest distance
     /// to the subgroup that keeps every flip over the cosets it stands for, exact up to 11
     /// (nissy's `h48h4`). 1,881,079,200 entries, 470 MB. Filled from the cosets within 8
     /// moves of solved by a walk three moves further (see `catalogue::h48_eo`).
-    #[value(name = "h48-eo4")]
+    #[cfg_attr(feature = "clap", value(name = "h48-eo4"))]
     H48Eo4,
     /// ... the five highest (DB too): 3,762,158,400 entries, 940 MB.
-    #[value(name = "h48-eo5")]
+    #[cfg_attr(feature = "clap", value(name = "h48-eo5"))]
     H48Eo5,
     /// ... the six highest (DL too): 7,524,316,800 entries, 1.9 GB (cube48opt6's size).
-    #[value(name = "h48-eo6")]
+    #[cfg_attr(feature = "clap", value(name = "h48-eo6"))]
     H48Eo6,
     /// ... the seven highest (DF too): 15,048,633,600 entries, 3.8 GB.
-    #[value(name = "h48-eo7")]
+    #[cfg_attr(feature = "clap", value(name = "h48-eo7"))]
     H48Eo7,
     /// ... the eight highest (DR too): 30,097,267,200 entries, 7.5 GB.
-    #[value(name = "h48-eo8")]
+    #[cfg_attr(feature = "clap", value(name = "h48-eo8"))]
     H48Eo8,
     /// ... the nine highest (UB too): 60,194,534,400 entries, 15.2 GB, the largest that loads
     /// beside the system in 24 GiB (built in about its own size: see `catalogue::h48_eo`).
-    #[value(name = "h48-eo9")]
+    #[cfg_attr(feature = "clap", value(name = "h48-eo9"))]
     H48Eo9,
     /// A partial goal's distances (cross, xcross, EOLine, any piece mask), over the goal's
     /// pieces (see [`crate::catalogue::goal`]); the header's parameters say which goal. Built
     /// on demand by `solve --goal` and `stats goal`.
-    #[value(skip)]
+    #[cfg_attr(feature = "clap", value(skip))]
     Goal,
 }
 
@@ -278,6 +279,8 @@ impl TableKind {
             .find(|k| k.code() == code)
     }
 }
+
+crate::support::named::impl_named!(TableKind, TableKind::ALL);
 
 /// A table's identity: its kind, metric and encoding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -7,15 +7,18 @@ use std::fmt;
 use std::io::BufRead;
 
 /// Which puzzle a position is of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Puzzle {
-    #[value(name = "2x2")]
+    #[cfg_attr(feature = "clap", value(name = "2x2"))]
     #[serde(rename = "2x2")]
     Pocket,
-    #[value(name = "3x3")]
+    #[cfg_attr(feature = "clap", value(name = "3x3"))]
     #[serde(rename = "3x3")]
     Cube,
 }
+
+crate::support::named::impl_named!(Puzzle, [Puzzle::Pocket, Puzzle::Cube]);
 
 impl Puzzle {
     pub const fn name(self) -> &'static str {
@@ -131,7 +134,8 @@ pub enum PositionError {
 }
 
 /// The ways a position can be written.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Form {
     /// Decided by the text's shape (see [`Form::of`]).
     #[default]

@@ -11,7 +11,8 @@ pub mod based;
 use serde::{Deserialize, Serialize};
 
 /// How entries are packed. Either way entry `i` sits in byte `i / per_byte`, lowest bits first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Encoding {
     /// Exact distance in 4 bits, two entries per byte; `0xF` marks a state never reached.
     Nibble,
@@ -22,12 +23,12 @@ pub enum Encoding {
     /// 2 bits relative to a base with an exact minimum per 64-byte line: a lower bound, not the
     /// distance, for the coset tables the solver reads (see [`based`]). Always used for those,
     /// never for the others.
-    #[value(skip)]
+    #[cfg_attr(feature = "clap", value(skip))]
     Based,
     /// Exact distance in a byte; `0xFF` marks a state never reached. For subgroups, whose
     /// distances can pass the 14 a nibble holds (the squares group reaches 15, `<U, R>` in
     /// quarter turns 25, a directed 2x2 19).
-    #[value(skip)]
+    #[cfg_attr(feature = "clap", value(skip))]
     Byte,
 }
 

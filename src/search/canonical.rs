@@ -37,7 +37,7 @@ impl Canonical {
                     && next.quarter_turns() == 1
                     && !doubled;
             }
-            !(next.face() == last.face().opposite() && next.face() < last.face())
+            last.face().may_follow(next.face())
         };
         let mut allowed = vec![(1u32 << moves.len()) - 1];
         for &last in moves {

@@ -60,7 +60,7 @@ pub enum CosetError {
     )]
     NotInCoset { index: usize },
     #[error(
-        "--max-depth {max_depth} is below the coset's distance into H ({reach}): no position of it is that close; ask for {reach} or more"
+        "--max-depth {max_depth} is below the coset's distance into H ({reach}): no position of it is that close; prefetch {reach} or more"
     )]
     BelowReach { max_depth: u32, reach: u32 },
 }
@@ -173,7 +173,7 @@ pub fn gods_number(metric: Metric) -> u32 {
     }
 }
 
-/// The deepest depth a run may be asked for (God's number is 20, 26 in QTM).
+/// The deepest depth a run may be prefetched (God's number is 20, 26 in QTM).
 pub const MAX_DEPTH: u32 = 30;
 
 /// How many unreached positions a run lists (as positions, for `solve`).
@@ -271,7 +271,7 @@ fn near_moves(phase1: &Phase1Space) -> NearTurns {
 }
 
 /// What a running search reports and obeys.
-pub struct Progress<'a> {
+pub struct CosetProgress<'a> {
     /// Positions of the coset whose first depth to report (see [`CosetResult::watched`]).
     pub watch: &'a [Cube3],
     /// Called after each depth.
@@ -398,7 +398,7 @@ impl CosetSolver {
         &self,
         representative: &Cube3,
         limits: &CosetLimits,
-        progress: Progress<'_>,
+        progress: CosetProgress<'_>,
     ) -> Result<CosetResult, CosetError> {
         self.check(representative, limits)?;
         let start = Phase1Coord::of(representative);
@@ -416,7 +416,7 @@ impl CosetSolver {
             .map(|q| self.space.place(&representative.then(&q.inverse())))
             .collect();
         let mut watched = vec![None; watched_places.len()];
-        let pool = BlockPool::new(rayon::current_num_threads())?;
+        let pool = BlockPool::new(rayon::current_num_threads()).map_err(CosetError::Allocation)?;
         let mut old = CellSet::without_blocks(&pool);
         let mut new = CellSet::empty(&pool);
         let mut depths = Vec::new();
@@ -619,7 +619,7 @@ impl CosetSolver {
         let mut sources = Vec::with_capacity(blocks.len());
         for chunk in 0..CHUNKS {
             if chunk + 1 < CHUNKS {
-                self.ask_for_sources(&blocks, chunk + 1);
+                self.prefetch_sources(&blocks, chunk + 1);
             }
             let cells = chunk * CHUNK..(chunk + 1) * CHUNK;
             sources.clear();
@@ -644,14 +644,14 @@ impl CosetSolver {
         count
     }
 
-    /// Asks for the cache lines of the half turns' source chunks of `chunk`, a chunk ahead of
+    /// Prefetches the cache lines of the half turns' source chunks of `chunk`, a chunk ahead of
     /// reading them. Those sources lie in other orbits, out of cache, and a chunk's rows are
     /// read in the move's order, not the memory's, which the processor's own prefetching does
     /// not follow: without this the vector kernel waited on their loads most of its time
     /// (2.5 s a prepass against 1.7 s). The turns of U and D read blocks of the same orbit,
     /// filled just before: asking for theirs too made 1.9 s, and two chunks ahead no better.
     #[inline]
-    fn ask_for_sources(&self, blocks: &[(usize, &[AtomicU16])], chunk: usize) {
+    fn prefetch_sources(&self, blocks: &[(usize, &[AtomicU16])], chunk: usize) {
         const WORDS_PER_LINE: usize = 32;
         let far = blocks
             .iter()
@@ -694,7 +694,7 @@ impl CosetSolver {
         // [`TASKS_A_THREAD`] tasks: two moves (about 240 starts, 60 tasks) on a few cores,
         // three (about 3,200) on many, where 60 tasks of unequal size would leave most
         // threads waiting on the largest.
-        let root = Node {
+        let root = Phase1Node {
             coord: start,
             pieces: Arrangement::of(representative),
             history: Canonical::ROOT,
@@ -724,7 +724,7 @@ impl CosetSolver {
                     return 0;
                 }
                 let mut marks = Marks::new(set);
-                let mut walk = Walk::new(self, &mut marks, ending, togo);
+                let mut walk = Phase1Walk::new(self, &mut marks, ending, togo);
                 walk.search(starts, togo);
                 let sequences = walk.sequences;
                 marked.fetch_add(marks.finish(), Relaxed);
@@ -741,14 +741,14 @@ impl CosetSolver {
     /// the table. The whole batch's children are found in three rounds, each asking for what
     /// the next reads: a child's class (far from H) or map slot (near it), then its table word,
     /// then the reads. A node's own two rounds of requests would each wait a miss of the
-    /// last-level cache; over a batch they overlap (reports/coset.md, session 30).
+    /// last-level cache; over a batch they overlap (reports/coset.md).
     fn children(
         &self,
-        nodes: &[Node],
+        nodes: &[Phase1Node],
         togo: u8,
         ending: Ending,
         pending: &mut Vec<Pending>,
-        out: &mut Vec<Node>,
+        out: &mut Vec<Phase1Node>,
     ) {
         let left = togo - 1;
         pending.clear();
@@ -779,7 +779,7 @@ impl CosetSolver {
         }
         for child in pending.iter_mut().filter(|child| child.distance > NEAR) {
             child.entry = self.turns.entry(child.coord);
-            self.turns.ask(child.entry);
+            self.turns.prefetch_entry(child.entry);
         }
         out.extend(pending.iter().map(|child| {
             let turns = if child.distance > NEAR {
@@ -789,7 +789,7 @@ impl CosetSolver {
             };
             let node = &nodes[child.parent as usize];
             let turn = usize::from(child.turn);
-            Node {
+            Phase1Node {
                 coord: child.coord,
                 pieces: node.pieces.then(&self.slot_moves[turn]),
                 history: Canonical::after(node.history, turn),
@@ -853,7 +853,7 @@ impl CosetSolver {
 /// A phase-1 node: its coordinate, where its pieces are (to name the element of H a sequence
 /// reaches), its canonical history and its turns.
 #[derive(Clone, Copy)]
-struct Node {
+struct Phase1Node {
     coord: Phase1Coord,
     pieces: Arrangement,
     history: usize,
@@ -861,15 +861,15 @@ struct Node {
 }
 
 /// Marks waiting for their cells' cache lines. Places are gathered [`Marks::BATCH`] at a time;
-/// a full batch's lines are asked for back to back and its marks made when the next batch is
+/// a full batch's lines are prefetched back to back and its marks made when the next batch is
 /// full, so that the misses of a whole batch overlap. A prefetch here holds the processor until
 /// its line is on its way: asked one mark at a time among the walk's work, each waited in turn
 /// (reports/coset.md).
 struct Marks<'a> {
     set: &'a CellSet<'a>,
-    /// The batch whose lines were asked for.
+    /// The batch whose lines were prefetched.
     asked: [Place; Marks::BATCH],
-    asked_count: usize,
+    prefetched_count: usize,
     /// The batch being gathered.
     gathering: [Place; Marks::BATCH],
     gathered: usize,
@@ -884,7 +884,7 @@ impl<'a> Marks<'a> {
         Marks {
             set,
             asked: none,
-            asked_count: 0,
+            prefetched_count: 0,
             gathering: none,
             gathered: 0,
             newly: 0,
@@ -900,17 +900,17 @@ impl<'a> Marks<'a> {
         }
     }
 
-    /// Makes the asked batch's marks, then asks for the gathered batch's lines.
+    /// Makes the asked batch's marks, then prefetches the gathered batch's lines.
     #[inline]
     fn turn_over(&mut self) {
-        for i in 0..self.asked_count {
+        for i in 0..self.prefetched_count {
             self.mark(self.asked[i]);
         }
         for place in &self.gathering[..self.gathered] {
             self.set.prefetch(place.cell);
         }
         std::mem::swap(&mut self.asked, &mut self.gathering);
-        self.asked_count = self.gathered;
+        self.prefetched_count = self.gathered;
         self.gathered = 0;
     }
 
@@ -932,7 +932,7 @@ impl<'a> Marks<'a> {
     }
 }
 
-/// A child that [`CosetSolver::children`] has found and asked for, not yet read: its parent's
+/// A child that [`CosetSolver::children`] has found and prefetched, not yet read: its parent's
 /// place in the batch, its turn, distance and coordinate, and (far from H) where its turns are.
 #[derive(Clone, Copy)]
 struct Pending {
@@ -956,24 +956,24 @@ const TASKS_A_THREAD: usize = 8;
 
 /// One thread's walk of phase 1 below some nodes, depth first a batch of nodes at a time: the
 /// children of a batch are found together, then walked a batch at a time.
-struct Walk<'s, 'm, 'c> {
+struct Phase1Walk<'s, 'm, 'c> {
     solver: &'s CosetSolver,
     marks: &'m mut Marks<'c>,
     ending: Ending,
     sequences: u64,
     /// Per number of moves left, the children being walked there (kept to spare allocations).
-    levels: Vec<Vec<Node>>,
+    levels: Vec<Vec<Phase1Node>>,
     pending: Vec<Pending>,
 }
 
-impl<'s, 'm, 'c> Walk<'s, 'm, 'c> {
+impl<'s, 'm, 'c> Phase1Walk<'s, 'm, 'c> {
     fn new(
         solver: &'s CosetSolver,
         marks: &'m mut Marks<'c>,
         ending: Ending,
         togo: u8,
-    ) -> Walk<'s, 'm, 'c> {
-        Walk {
+    ) -> Phase1Walk<'s, 'm, 'c> {
+        Phase1Walk {
             solver,
             marks,
             ending,
@@ -984,7 +984,7 @@ impl<'s, 'm, 'c> Walk<'s, 'm, 'c> {
     }
 
     /// Walks `nodes`, with exactly `togo` moves left after each.
-    fn search(&mut self, nodes: &[Node], togo: u8) {
+    fn search(&mut self, nodes: &[Phase1Node], togo: u8) {
         let solver = self.solver;
         if togo == 0 {
             for node in nodes {

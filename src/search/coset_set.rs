@@ -15,7 +15,6 @@
 //! apart from the rest, so that a prepass gives a destination with nothing to gather a zero
 //! block without writing it: in the first depths nearly every block is empty.
 
-use super::coset::CosetError;
 use crate::space::coset::{CELLS, PERMUTATIONS};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, Ordering::Relaxed};
 use std::sync::{Mutex, MutexGuard};
@@ -53,11 +52,11 @@ struct FreeBlocks {
 const NO_BLOCK: u32 = u32::MAX;
 
 impl BlockPool {
-    /// The pool of a run whose prepasses fill blocks on `threads` threads.
-    pub fn new(threads: usize) -> Result<BlockPool, CosetError> {
+    /// The pool of a run whose prepasses fill blocks on `threads` threads; the error is the
+    /// system's refusal of the memory.
+    pub fn new(threads: usize) -> Result<BlockPool, std::io::Error> {
         let capacity = BlockPool::blocks(threads);
-        let map = memmap2::MmapMut::map_anon(capacity * PERMUTATIONS * 2)
-            .map_err(CosetError::Allocation)?;
+        let map = memmap2::MmapMut::map_anon(capacity * PERMUTATIONS * 2)?;
         #[cfg(target_os = "linux")]
         let _ = map.advise(memmap2::Advice::HugePage);
         let capacity = u32::try_from(capacity).expect("fewer blocks than 2^32");

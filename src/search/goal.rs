@@ -397,7 +397,7 @@ fn in_canonical_order(mut moves: Vec<Move>) -> Vec<Move> {
         swapped = false;
         for i in 1..moves.len() {
             let (a, b) = (moves[i - 1], moves[i]);
-            if a.face().opposite() == b.face() && b.face() < a.face() {
+            if a.face().opposite_out_of_order(b.face()) {
                 moves.swap(i - 1, i);
                 swapped = true;
             }

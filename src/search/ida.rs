@@ -63,7 +63,7 @@ pub struct IterationStats {
     /// Nodes generated: children whose table entries were asked for, including those the
     /// lookup then skips (a node ruled out by one child), and, where a face's quarter turns
     /// share their children's inverse (`h48`), each such inverse asked for first, which stands
-    /// for two children (reports/performance.md, session 39).
+    /// for two children (reports/performance.md).
     pub nodes: u64,
     pub seconds: f64,
 }
@@ -172,8 +172,8 @@ const SYMMETRIC_SPLIT_DEPTH: u8 = 5;
 
 /// A prefix's path as a key of the density map: its entries (at most eight, see
 /// [`SYMMETRIC_SPLIT_DEPTH`]) a byte each, without the allocation and hashing of a `Vec` key
-/// (with a `Vec`, the map and the ordering cost about 10 ms an iteration over 43,000 prefixes,
-/// session 38).
+/// (with a `Vec`, the map and the ordering cost about 10 ms an iteration over 43,000
+/// prefixes).
 fn path_key(path: &[u8]) -> u64 {
     const _: () = assert!(SPLIT_DEPTH <= 8 && SYMMETRIC_SPLIT_DEPTH <= 8);
     debug_assert!(path.len() <= 8, "a prefix of {} moves", path.len());
@@ -185,7 +185,7 @@ fn path_key(path: &[u8]) -> u64 {
 /// their roots are full. Of a bound-16 iteration's 2.85 M nodes (position 3 of
 /// benches/peers.txt), 69 each below a subtree on average, the walk took 76 ns a node one
 /// subtree at a time and 60 in groups of 32; groups of 128 to 2,048 measured the same
-/// (reports/performance.md, session 38).
+/// (reports/performance.md).
 const GROUP: usize = 32;
 
 /// The groups of subtrees the threads take, from a list of subtrees in the order they are to

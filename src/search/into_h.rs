@@ -52,7 +52,7 @@ impl DistanceIntoH {
         self.distance_at(self.index.index(flip_slice(c), c.twist.into()))
     }
 
-    /// Asks for what an entry's index reads first: the class of the coordinate's
+    /// Prefetches what an entry's index reads first: the class of the coordinate's
     /// flip-and-slice part (a 4 MB table).
     #[inline(always)]
     pub fn prefetch_class(&self, c: Phase1Coord) {
@@ -133,8 +133,8 @@ impl Turns {
 const ALL_TURNS: u32 = (1 << Move::COUNT) - 1;
 
 /// [`Turns`] of a few hundred thousand phase-1 coordinates at most, by coordinate index: an
-/// open-addressed table (linear probing, at most half full) whose slot a search can ask for
-/// before it reads it, as it asks for table entries. A `HashMap` here kept its lookups waiting
+/// open-addressed table (linear probing, at most half full) whose slot a search can prefetch
+/// before it reads it, as it prefetches table entries. A `HashMap` here kept its lookups waiting
 /// on a miss of the last-level cache each, a fifth of a coset search's time (reports/coset.md).
 pub struct NearTurns {
     slots: Vec<NearSlot>,
@@ -209,7 +209,7 @@ impl NearTurns {
         hasher.finish() as usize & self.mask
     }
 
-    /// Asks for the slot where [`NearTurns::get`] starts looking for `index`.
+    /// Prefetches the slot where [`NearTurns::get`] starts looking for `index`.
     #[inline(always)]
     pub fn prefetch(&self, index: u64) {
         if let Some((_, slot)) = self.home_of(index) {
@@ -295,13 +295,13 @@ impl TurnsIntoH {
         &self.into_h
     }
 
-    /// Asks for what [`TurnsIntoH::entry`] reads first (see [`DistanceIntoH::prefetch_class`]).
+    /// Prefetches what [`TurnsIntoH::entry`] reads first (see [`DistanceIntoH::prefetch_class`]).
     #[inline(always)]
     pub fn prefetch_class(&self, c: Phase1Coord) {
         self.into_h.prefetch_class(c);
     }
 
-    /// Where the turns of `c` are, their word not yet asked for (see [`TurnsIntoH::ask`]).
+    /// Where the turns of `c` are, their word not yet prefetched (see [`TurnsIntoH::prefetch_entry`]).
     #[inline(always)]
     pub fn entry(&self, c: Phase1Coord) -> TurnsEntry {
         let product = self.into_h.product();
@@ -312,11 +312,11 @@ impl TurnsIntoH {
         }
     }
 
-    /// Asks for the word of `entry`. A search that reads several asks for them all back to
+    /// Prefetches the word of `entry`. A search that reads several prefetches them all back to
     /// back, once all are found, so that their misses overlap: a prefetch here holds the
     /// processor until its line is on its way.
     #[inline(always)]
-    pub fn ask(&self, entry: TurnsEntry) {
+    pub fn prefetch_entry(&self, entry: TurnsEntry) {
         crate::support::prefetch(words(&self.entries), entry.index as usize);
     }
 

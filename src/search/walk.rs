@@ -7,22 +7,22 @@
 //! in the second. So the walk expands up to [`BATCH`] nodes of one depth together, in rounds
 //! over the whole batch. Where a face's two quarter turns share their children's inverse
 //! (`h48`, see [`rule_out_by_pairs`]), the first round locates that inverse for each face and
-//! asks for its entry, and reads it: it may rule out the quarter turns, the face or the node
+//! prefetches its entry, and reads it: it may rule out the quarter turns, the face or the node
 //! before any child is made. Then: generate each node's child by the first turn of each face
-//! and ask for its entry; read those entries and generate the other turns of the faces they
-//! leave possible (an entry may rule out its child's whole face, see [`Rule`]), and ask for
-//! theirs; read the entries, keep the children within the bound, locate their inverses and ask
-//! for those (unless the first round read them); read the inverses' entries and list the
+//! and prefetch its entry; read those entries and generate the other turns of the faces they
+//! leave possible (an entry may rule out its child's whole face, see [`Rule`]), and prefetch
+//! theirs; read the entries, keep the children within the bound, locate their inverses and
+//! prefetch those (unless the first round read them); read the inverses' entries and list the
 //! children that pass at the next depth. Where the budget is too large for any entry to rule
 //! out a face, the two rounds of direct lookups are one. Each round's requests are made back
-//! to back, hundreds of them (see [`ask_all`]), so that their misses overlap and a round waits
+//! to back, hundreds of them (see [`prefetch_all`]), so that their misses overlap and a round waits
 //! on memory about once.
 //!
 //! Looking a face's first turn up first spares a quarter of the children and of the table
 //! reads (position 10 of benches/peers.txt: 28.9 M children to 21.5 M), for the cost of one
 //! more round; the entries of a node's children are gathered into bit masks without a branch
 //! a child (see [`Verdicts`]), as whether a child is kept follows no pattern a predictor could
-//! learn (reports/performance.md, session 37).
+//! learn (reports/performance.md).
 //!
 //! The children listed at the next depth are walked a batch at a time before the next batch of
 //! this depth: depth first over batches. A batch lists its children in canonical order (node
@@ -45,7 +45,7 @@ use std::time::Instant;
 
 /// Most nodes of one depth expanded together. Their children's requests (about eleven a node)
 /// are made in one round, so the first line of a round has arrived by the time the last is
-/// asked for; 32 and 128 measure the same as 64 (reports/performance.md, "The walk a batch at
+/// prefetched; 32 and 128 measure the same as 64 (reports/performance.md, "The walk a batch at
 /// a time").
 const BATCH: usize = 64;
 
@@ -59,7 +59,7 @@ const ALL_FACES: u32 = (1 << FACES) - 1;
 const CHECK_INTERVAL: u64 = 1 << 16;
 
 /// A generated child: the turn that reaches it and its coordinates, whose table entries are
-/// located (and asked for by [`ask_all`] with the rest of its batch's).
+/// located (and prefetched by [`prefetch_all`] with the rest of its batch's).
 #[derive(Clone, Copy, Default)]
 pub struct Child<C> {
     turn: u8,
@@ -253,10 +253,10 @@ pub struct Prefix<H: Heuristic> {
 }
 
 /// Generates the children of `nodes` by the moves in `masks` (one mask a node) into
-/// `children`, node by node, their entries located but not yet asked for (see [`ask_all`]);
+/// `children`, node by node, their entries located but not yet prefetched (see [`prefetch_all`]);
 /// `ends` receives where each node's children end. Kept out of line: inlined into the walk,
 /// where the rest of a batch's expansion holds registers too, `h48-eo6`'s walk counted 1.2%
-/// more instructions (session 34; not measured on the other tables).
+/// more instructions (not measured on the other tables).
 #[inline(never)]
 fn generate<H: Heuristic>(
     heuristic: &H,
@@ -280,7 +280,7 @@ fn generate<H: Heuristic>(
         ends.push(children.len() as u32);
     }
     for child in children.iter_mut() {
-        heuristic.ready(&mut child.coords);
+        heuristic.locate_entries(&mut child.coords);
     }
 }
 
@@ -288,7 +288,7 @@ fn generate<H: Heuristic>(
 /// turns (`scratch.children`, made by `scratch.masks`), keeps their verdicts, and makes the
 /// other turns of the faces those leave possible, none where they rule out the parent
 /// (cube48opt's order: a face ruled out by an earlier turn's entry is never generated), into
-/// `scratch.late`; asks for the new children's entries. Returns how many it made.
+/// `scratch.late`; prefetches the new children's entries. Returns how many it made.
 #[inline(never)]
 fn make_the_rest<H: Heuristic>(
     heuristic: &H,
@@ -311,20 +311,20 @@ fn make_the_rest<H: Heuristic>(
     }
     let (masks, late) = (&scratch.late_masks, &mut scratch.late);
     generate(heuristic, nodes, masks, late, &mut scratch.late_ends);
-    ask_all(heuristic, &scratch.late);
+    prefetch_all(heuristic, &scratch.late);
     scratch.late.len() as u64
 }
 
 /// The round before the direct lookup where a face's two quarter turns share their children's
 /// inverse ([`Heuristic::SHARED_INVERSES_FIRST`]): locates each face's shared inverse
-/// from its first quarter turn and asks for its entries, every face of every node of the batch
+/// from its first quarter turn and prefetches its entries, every face of every node of the batch
 /// together; then reads them and narrows `scratch.allowed` by what they rule out (by the
 /// [`Rule`]: the value bounds both quarter turns' children, so a value over the budget rules
 /// them out, one over `budget + sibling distance` the half turn too, and `budget + 3` the
 /// node). The inverses are kept in `scratch.pairs` for the dual lookup of the children kept,
 /// which then reads them again from the cache. One read thus stands in for two children's: in
 /// a complete iteration of positions 3 and 10 of benches/peers.txt, 0.69 of the reads the
-/// direct lookup first made (session 39). Each shared inverse looked up counts as a node, in
+/// direct lookup first made. Each shared inverse looked up counts as a node, in
 /// `nodes_below` by root; returns how many.
 #[inline(never)]
 fn rule_out_by_pairs<H: Heuristic>(
@@ -354,14 +354,14 @@ fn rule_out_by_pairs<H: Heuristic>(
             scratch.pairs[b * FACES + usize::from(canonical.face(turn))] = inverse;
         }
     }
-    // Located once every inverse's first read is on its way, and asked for back to back (see
-    // `ask_all`): asked for as each was located, the walk spent a tenth more time (session 40).
+    // Located once every inverse's first read is on its way, and prefetched back to back (see
+    // `prefetch_all`): prefetched as each was located, the walk spent a tenth more time.
     let (turns, pairs) = (&scratch.pair_turns, &mut scratch.pairs);
     each_pair(canonical, turns, pairs, |pair, turn| {
-        heuristic.ready_inverse(pair, turn)
+        heuristic.locate_inverse(pair, turn)
     });
     each_pair(canonical, turns, pairs, |pair, turn| {
-        heuristic.ask_inverse(pair, turn)
+        heuristic.prefetch_inverse(pair, turn)
     });
     let rule = Rule::new(canonical, budget);
     let pairs = scratch.allowed.iter_mut().zip(&scratch.pair_turns);
@@ -414,14 +414,14 @@ fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
     })
 }
 
-/// Asks for the entries of generated `children` ([`Heuristic::ask`]). The requests of a whole
+/// Prefetches the entries of generated `children` ([`Heuristic::prefetch_entries`]). The requests of a whole
 /// batch are made together: a prefetch here retires only once its line is on its way, so
 /// requests spread among the work of locating the lines would each hold the processor up in
 /// turn, where requests made back to back wait together (reports/performance.md).
 #[inline]
-fn ask_all<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
+fn prefetch_all<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
     for child in children {
-        heuristic.ask(&child.coords);
+        heuristic.prefetch_entries(&child.coords);
     }
 }
 
@@ -622,7 +622,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     /// canonical order, so that the first solution found is the first a walk of the roots one
     /// after another finds. Walked together, the subtrees' nodes fill the batches near their
     /// roots, where a subtree alone has a few nodes to a depth and its requests to memory wait
-    /// one round after another (reports/performance.md, session 38).
+    /// one round after another (reports/performance.md).
     pub fn search(&mut self, roots: &[(usize, &Prefix<H>)]) -> bool {
         let top = roots.first().map_or(0, |(_, prefix)| prefix.path.len());
         debug_assert!(roots.iter().all(|(_, prefix)| prefix.path.len() == top));
@@ -812,7 +812,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         }
         let (masks, children) = (&scratch.masks, &mut scratch.children);
         generate(heuristic, nodes, masks, children, &mut scratch.ends);
-        ask_all(heuristic, &scratch.children);
+        prefetch_all(heuristic, &scratch.children);
         self.nodes += scratch.children.len() as u64;
         if faces_first {
             self.nodes += make_the_rest(heuristic, canonical, nodes, budget, scratch);
@@ -876,7 +876,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
 
     /// The direct lookup: reads the children's entries and lists those within the bound at
     /// depth `g + 1`, a node at a time (a bound may rule out a child's whole face or its
-    /// parent, see [`Rule`]); locates the listed children's inverses and asks for their
+    /// parent, see [`Rule`]); locates the listed children's inverses and prefetches their
     /// entries together. The batch's nodes start at index `first` of depth `g`.
     fn direct_lookups(&mut self, g: u8, first: usize, faces_first: bool) {
         let pairs_first = self.pairs_first();
@@ -922,7 +922,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
                         scratch.pairs[b * FACES + usize::from(canonical.face(child.turn))]
                     } else {
                         let mut inverse = heuristic.inverse(&child.cubes.inverse, child.turn);
-                        heuristic.ready_inverse(&mut inverse, child.turn);
+                        heuristic.locate_inverse(&mut inverse, child.turn);
                         inverse
                     };
                     scratch.inverses.push(inverse);
@@ -936,7 +936,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
         // turn's is its parent's.
         if shared.dual && !pairs_first {
             for (inverse, child) in scratch.inverses.iter().zip(&next.nodes) {
-                heuristic.ask_inverse(inverse, child.turn);
+                heuristic.prefetch_inverse(inverse, child.turn);
             }
         }
     }
@@ -1104,7 +1104,7 @@ mod tests {
     use crate::search::heuristic::H48Heuristic;
 
     /// A node of the `h48` walk, copied for every kept child, fits 128 bytes: larger ones were
-    /// copied by a call to `memcpy` (session 38).
+    /// copied by a call to `memcpy`.
     #[test]
     fn an_h48_node_fits_128_bytes() {
         let size = std::mem::size_of::<NodeOf<H48Heuristic>>();

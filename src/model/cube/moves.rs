@@ -28,6 +28,20 @@ impl Face {
         Face::from_index(self.index() + 3)
     }
 
+    /// Whether a turn of `self` then one of `next` turn opposite faces in the order canonical
+    /// sequences leave out: turns of opposite faces commute, and of the two orders only U
+    /// before D, R before L and F before B is kept.
+    pub fn opposite_out_of_order(self, next: Face) -> bool {
+        next == self.opposite() && next.index() < self.index()
+    }
+
+    /// The canonical rule: whether a turn of `next` may follow a turn of `self` in a canonical
+    /// sequence (never the same face twice running, opposite faces in one order only). QTM's
+    /// one exception, `U U` for a half turn, is [`crate::model::cube::Metric`]'s to allow.
+    pub fn may_follow(self, next: Face) -> bool {
+        next != self && !self.opposite_out_of_order(next)
+    }
+
     pub const fn letter(self) -> char {
         ['U', 'R', 'F', 'D', 'L', 'B'][self.index()]
     }
@@ -115,9 +129,8 @@ impl fmt::Display for Move {
 }
 
 /// How the length of a move sequence is counted.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize, clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Metric {
     /// Half-turn metric: every face turn costs 1.
@@ -125,6 +138,8 @@ pub enum Metric {
     /// Quarter-turn metric: quarter turns cost 1, half turns 2.
     Qtm,
 }
+
+crate::support::named::impl_named!(Metric, Metric::BOTH);
 
 impl Metric {
     pub const BOTH: [Metric; 2] = [Metric::Htm, Metric::Qtm];

@@ -26,7 +26,7 @@ pub struct H48Coords {
 /// What the dual lookup keeps of a node's inverse position: its value. Its coordinates are
 /// taken again from the inverse's cubies where the node is turned around (about one node in
 /// fifteen): kept in every node they made it 152 bytes, copied with a call to `memcpy`; within
-/// 128 bytes it is copied inline (2% of the time on positions 5, 7, 9, 10; session 38).
+/// 128 bytes it is copied inline (2% of the time on positions 5, 7, 9, 10).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct H48Side {
     value: u8,
@@ -120,7 +120,7 @@ impl H48Heuristic {
         Spot::of(self.layout.entry_of(self.space.index_bytes(&coord)))
     }
 
-    /// The coordinates of `cube`, their table line asked for.
+    /// The coordinates of `cube`, their table line prefetched.
     #[inline]
     fn coords_of(&self, cube: &Cube3) -> H48Coords {
         let coords = self.locate(ByteCoord::of(H48Coord::of(cube)));
@@ -158,7 +158,7 @@ impl Heuristic for H48Heuristic {
         self.coords_of(cube)
     }
 
-    /// Moves the coordinate and asks for its corner class; [`Heuristic::ready`] then locates
+    /// Moves the coordinate and prefetches its corner class; [`Heuristic::locate_entries`] then locates
     /// its entry, once the classes of all children are on their way.
     #[inline]
     fn child(&self, c: &H48Coords, turn: usize) -> H48Coords {
@@ -173,12 +173,12 @@ impl Heuristic for H48Heuristic {
     /// Always inlined: the walk calls it from two places, and out of line the coordinate
     /// crosses the call through memory (8% more instructions in `h48-eo6`'s walk).
     #[inline(always)]
-    fn ready(&self, c: &mut H48Coords) {
+    fn locate_entries(&self, c: &mut H48Coords) {
         c.spot = self.entry(c.coord);
     }
 
     #[inline(always)]
-    fn ask(&self, c: &H48Coords) {
+    fn prefetch_entries(&self, c: &H48Coords) {
         self.table().prefetch_at(c.spot);
     }
 
@@ -214,8 +214,8 @@ impl Heuristic for H48Heuristic {
         c.spot == self.goal
     }
 
-    /// Asks for the inverse's corner class; [`Heuristic::ready_inverse`] then locates its
-    /// entry, as [`Heuristic::child`] and [`Heuristic::ready`] do for a child.
+    /// Prefetches the inverse's corner class; [`Heuristic::locate_inverse`] then locates its
+    /// entry, as [`Heuristic::child`] and [`Heuristic::locate_entries`] do for a child.
     #[inline]
     fn inverse(&self, inverse: &PackedCube, turn: u8) -> H48Coords {
         if self.inherits(turn) {
@@ -230,14 +230,14 @@ impl Heuristic for H48Heuristic {
     }
 
     #[inline(always)]
-    fn ready_inverse(&self, inverse: &mut H48Coords, turn: u8) {
+    fn locate_inverse(&self, inverse: &mut H48Coords, turn: u8) {
         if !self.inherits(turn) {
             inverse.spot = self.entry(inverse.coord);
         }
     }
 
     #[inline(always)]
-    fn ask_inverse(&self, inverse: &H48Coords, turn: u8) {
+    fn prefetch_inverse(&self, inverse: &H48Coords, turn: u8) {
         if !self.inherits(turn) {
             self.table().prefetch_at(inverse.spot);
         }

@@ -34,8 +34,8 @@ use std::path::Path;
 /// A lower bound on the distance to solved, as the search uses it.
 ///
 /// The search keeps [`Heuristic::Coords`] per node and moves them with [`Heuristic::child`];
-/// the child's table entries are located by [`Heuristic::ready`] and asked for from the memory
-/// system by [`Heuristic::ask`] (or already by `child`, where locating them needs no read). The
+/// the child's table entries are located by [`Heuristic::locate_entries`] and prefetched from the memory
+/// system by [`Heuristic::prefetch_entries`] (or already by `child`, where locating them needs no read). The
 /// children of a batch of nodes are all generated before any is looked up, so the reads overlap
 /// (see [`super::walk`]).
 pub trait Heuristic: Sync {
@@ -54,25 +54,25 @@ pub trait Heuristic: Sync {
     fn coords(&self, cube: &Cube3) -> Self::Coords;
 
     /// The coordinates after move `turn`, their table entries (or what finding them reads)
-    /// asked for.
+    /// prefetched.
     fn child(&self, c: &Self::Coords, turn: usize) -> Self::Coords;
 
     /// The second step of generating a child, run once every child of a batch has had its
     /// first ([`Heuristic::child`]): what the lookups need that depends on reads the first
-    /// step asked for, such as where the table entries are. Splitting the steps lets the reads
+    /// step prefetched, such as where the table entries are. Splitting the steps lets the reads
     /// of all children overlap instead of waiting one after another. Nothing by default.
     #[inline]
-    fn ready(&self, _c: &mut Self::Coords) {}
+    fn locate_entries(&self, _c: &mut Self::Coords) {}
 
-    /// The third step, where [`Heuristic::child`] has not done it: asks for the table entries
-    /// that [`Heuristic::ready`] located. The search runs it for all the children an expansion
+    /// The third step, where [`Heuristic::child`] has not done it: prefetches the table entries
+    /// that [`Heuristic::locate_entries`] located. The search runs it for all the children an expansion
     /// generates back to back: on the project's machine a prefetch holds the processor up
     /// until its line is on its way, so requests made among the work of locating lines wait
     /// one after another, and requests made together wait once.
     #[inline]
-    fn ask(&self, _c: &Self::Coords) {}
+    fn prefetch_entries(&self, _c: &Self::Coords) {}
 
-    /// Asks for the move-table rows that the children of `c` read, where those are too large
+    /// Prefetches the move-table rows that the children of `c` read, where those are too large
     /// to stay in cache.
     #[inline]
     fn prefetch_moves(&self, _c: &Self::Coords) {}
@@ -106,8 +106,8 @@ pub trait Heuristic: Sync {
 
     /// The coordinates of a node's inverse position (`inverse`, the node's `cubes.inverse`),
     /// the node reached by `turn`, that the dual lookup reads, their entries located unless
-    /// [`Heuristic::ready_inverse`] locates them and asked for unless
-    /// [`Heuristic::ask_inverse`] asks; what the child inherits from its parent is left out.
+    /// [`Heuristic::locate_inverse`] locates them and prefetched unless
+    /// [`Heuristic::prefetch_inverse`] prefetches them; what the child inherits from its parent is left out.
     fn inverse(&self, inverse: &PackedCube, turn: u8) -> Self::Inverse;
 
     /// Whether the walk reads the inverse that a face's two quarter turns share before it makes
@@ -118,16 +118,16 @@ pub trait Heuristic: Sync {
     /// that says so. Off by default.
     const SHARED_INVERSES_FIRST: bool = false;
 
-    /// Locates the entries of an inverse from [`Heuristic::inverse`], where that only asked for
+    /// Locates the entries of an inverse from [`Heuristic::inverse`], where that only prefetched
     /// what locating them reads first, so that a round of inverses waits on those reads once
-    /// (as [`Heuristic::ready`] does for children). Nothing to do by default.
+    /// (as [`Heuristic::locate_entries`] does for children). Nothing to do by default.
     #[inline]
-    fn ready_inverse(&self, _inverse: &mut Self::Inverse, _turn: u8) {}
+    fn locate_inverse(&self, _inverse: &mut Self::Inverse, _turn: u8) {}
 
-    /// Asks for the entries of an inverse from [`Heuristic::inverse`], where that left them to
-    /// be asked for together with its siblings' (as [`Heuristic::ask`] does for children).
+    /// Prefetches the entries of an inverse from [`Heuristic::inverse`], where that left them to
+    /// be prefetched together with its siblings' (as [`Heuristic::prefetch_entries`] does for children).
     #[inline]
-    fn ask_inverse(&self, _inverse: &Self::Inverse, _turn: u8) {}
+    fn prefetch_inverse(&self, _inverse: &Self::Inverse, _turn: u8) {}
 
     /// The bound the dual lookup ([`Heuristic::dual`]) finds for a node reached by `turn`
     /// whose parent's dual values are `dual`, with `budget` moves left: the inverse position's
@@ -469,7 +469,7 @@ impl Entries {
         self.bytes()[index as usize]
     }
 
-    /// Asks for the byte holding 4-bit entry `index`.
+    /// Prefetches the byte holding 4-bit entry `index`.
     #[inline(always)]
     pub(crate) fn prefetch_nibble(&self, index: u64) {
         crate::space::prefetch(self.bytes(), (index / 2) as usize);

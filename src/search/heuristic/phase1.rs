@@ -91,7 +91,7 @@ impl Heuristic for Phase1Heuristic {
     /// A face's quarter turns share their children's inverse here too (H holds the half
     /// turns; the tests check it), but the inverse's two phase-1 coordinates cost more than
     /// the reads the walk would spare: complete iterations took 2–8% longer (positions 2 and 3
-    /// of benches/peers.txt, session 39).
+    /// of benches/peers.txt).
     const SHARED_INVERSES_FIRST: bool = false;
 
     fn metric(&self) -> Metric {

@@ -168,7 +168,7 @@ impl Heuristic for UdHeuristic {
         }
     }
 
-    /// Moves the coordinates and asks for their corner classes; [`Heuristic::ready`] then
+    /// Moves the coordinates and prefetches their corner classes; [`Heuristic::locate_entries`] then
     /// locates their entries, once the classes of all children are on their way.
     #[inline]
     fn child(&self, c: &UdCoords, turn: usize) -> UdCoords {
@@ -184,14 +184,14 @@ impl Heuristic for UdHeuristic {
     }
 
     #[inline]
-    fn ready(&self, c: &mut UdCoords) {
+    fn locate_entries(&self, c: &mut UdCoords) {
         for (spot, &coord) in c.spots.iter_mut().zip(&c.axes) {
             *spot = Spot::of(self.space.index(coord));
         }
     }
 
     #[inline(always)]
-    fn ask(&self, c: &UdCoords) {
+    fn prefetch_entries(&self, c: &UdCoords) {
         for &spot in &c.spots {
             self.table().prefetch_at(spot);
         }
@@ -236,7 +236,7 @@ impl Heuristic for UdHeuristic {
     }
 
     #[inline(always)]
-    fn ask_inverse(&self, inverse: &UdCoords, turn: u8) {
+    fn prefetch_inverse(&self, inverse: &UdCoords, turn: u8) {
         let inherited = usize::from(self.axis_of[usize::from(turn)]);
         for axis in 0..AXES {
             if axis != inherited {

@@ -8,9 +8,8 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// What one step of the group's search graph is, and what it costs.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum GroupMetric {
     /// Each generator and its inverse cost 1 (for quarter-turn generators, quarter turns).
@@ -25,6 +24,16 @@ pub enum GroupMetric {
     /// quarter turns only). Distances then count moves that solve the position.
     Directed,
 }
+
+crate::support::named::impl_named!(
+    GroupMetric,
+    [
+        GroupMetric::Generators,
+        GroupMetric::Htm,
+        GroupMetric::Qtm,
+        GroupMetric::Directed
+    ]
+);
 
 impl GroupMetric {
     pub const fn name(self) -> &'static str {

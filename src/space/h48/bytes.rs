@@ -8,7 +8,7 @@
 //!
 //! With SSSE3 each operation is a few instructions; elsewhere a byte at a time ([`portable`]).
 
-use super::space::EdgeSym48;
+use super::edge_sym::EdgeSym48;
 use super::*;
 use crate::model::cube::Move;
 use crate::space::masks::slots_under;

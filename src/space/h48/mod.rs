@@ -28,6 +28,7 @@
 //! smallest ([`H48Space::representative`]) and the others are filled from it.
 
 mod bytes;
+mod edge_sym;
 mod rows;
 mod space;
 
@@ -218,7 +219,7 @@ impl H48Coord {
     /// The coordinate of a packed cube, each part read by byte shuffles ([`PackedCube`]): the search
     /// takes it for the inverse of every kept child, which it carries packed. Read from the
     /// cubies, turned and inverted a piece at a time, the same cost about 200 instructions a
-    /// kept child (reports/performance.md, session 35).
+    /// kept child (reports/performance.md).
     #[inline]
     pub fn of_packed(cube: &PackedCube) -> H48Coord {
         H48Coord {
