@@ -1,12 +1,49 @@
 #!/usr/bin/env bash
-# The whole test suite, as README.md gives it and CI (.ci/run) runs it: the Rust tests, the Slurm
-# scripts on a real one-node Slurm cluster started on this machine, the Python module's pytest
-# suite, the web editor in headless Chromium with a short load test of the server, and a short
-# fuzzing run of every reader (cargo-fuzz, nightly toolchain). Each part says where it starts;
-# the first failure stops the run. CUBELAB_SKIP="slurm python browser fuzz" (part names,
+# The whole test suite, as README.md gives it and CI (.ci/run) runs it: the Rust tests, the
+# puzzle-definition checks over cubing.js's definitions, the Slurm scripts on a real one-node
+# Slurm cluster started on this machine, the Python module's pytest suite, the web editor in
+# headless Chromium with a short load test of the server, and a short fuzzing run of every
+# reader (cargo-fuzz, nightly toolchain). Each part says where it starts; the first failure
+# stops the run. CUBELAB_SKIP="puzzles slurm python browser fuzz" (part names,
 # space-separated) leaves parts out on a machine that cannot run them; CI leaves out nothing.
+#
+# `scripts/test.sh quick`: the tier to run while developing (reports/tests.md): the unit tests
+# and the integration suite without its slowest tests, no other part.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${1:-} == quick ]]; then
+  # The integration suite's slowest tests (each a minute or more of two cores; measured in
+  # reports/tests.md): they build or search large tables, and the whole run checks them.
+  slow=(
+    coset::
+    h48_solver::
+    h48_eo::
+    pattern_databases::
+    groups::pocket_groups_match_their_published_counts
+    cube_solver::htm_lengths_equal_an_independent_search
+    cube_solver::every_optimal_solution_once
+    ud_solver::
+    layers::
+    goals::solve_goal_prints_checked_solutions_and_the_face_it_used
+    goals::goal_samples_split_into_shards_merge_into_the_whole
+    groups::the_committed_2x2_circuit_is_one_and_is_rebuilt_identically
+    table_format::a_flipped_histogram_bit_is_found_on_load
+    pocket_solver::all_optimal_solutions_are_distinct_and_optimal
+    readme_examples::readme_examples_run_as_written
+    cli::two_phase_solves_within_the_maximum_and_improves_with_a_budget
+    goals::larger_goals_agree_with_a_plain_ida_star_over_cubies
+    goals::the_xxcross_search_agrees_with_a_plain_ida_star_over_cubies
+    space::goal::tests::small_goals_agree_with_a_plain_search_over_cubies
+    search::goal::tests::solutions_reach_the_goal_in_the_view_they_name
+    search::cosets::tests::the_classes_stand_for_every_coset_once
+  )
+  args=()
+  for name in "${slow[@]}"; do args+=(--skip "$name"); done
+  start=$SECONDS
+  cargo test --release -- "${args[@]}"
+  echo "== quick: passed in $((SECONDS - start)) s (the slowest tests left out: scripts/test.sh runs them)"
+  exit 0
+fi
 skip=" ${CUBELAB_SKIP:-} "
 part() {
   local name=$1
@@ -28,6 +65,7 @@ packages_log=target/test-packages.log
 scripts/install-test-packages.sh "${wanted[@]}" >"$packages_log" 2>&1 &
 packages=$!
 part rust cargo test --release
+part puzzles scripts/test-puzzles.sh
 wait "$packages" || echo "== packages: the background install failed (target/test-packages.log); the parts try again"
 part slurm scripts/slurm/test-local-cluster.sh
 part python scripts/test-python.sh

@@ -16,11 +16,15 @@
 //! harmless (all their neighbours are reached already), and no unreached state has such a
 //! neighbour (it would have been reached), so one engine serves both encodings.
 
+mod checkpoint;
+
+pub use checkpoint::{Checkpoint, CheckpointError};
+
 use crate::packing::Encoding;
 pub use crate::space::{MoveSpace, RowSpace, StateSpace};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, PoisonError};
 use std::time::Instant;
 
@@ -40,6 +44,23 @@ pub struct BfsOutcome {
     pub histogram: Vec<u64>,
     /// The passes, one per depth, in order: where a build spends its time.
     pub passes: Vec<Pass>,
+    /// Up to [`RunOptions::deepest`] of the states found at the last depth (representatives),
+    /// in no particular order: all of them where there are no more than that.
+    pub deepest: Vec<u64>,
+}
+
+/// What a run does beyond filling its table.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct RunOptions<'a> {
+    /// How many states of the last depth to keep ([`BfsOutcome::deepest`]).
+    pub deepest: usize,
+    /// Where the run saves every finished depth, and resumes from if a save of the same
+    /// space is there: a run stopped (Ctrl-C, `kill -9`, a time limit) goes on from its last
+    /// finished depth to the same table.
+    pub checkpoint: Option<&'a Checkpoint>,
+    /// The deepest depth to search: a run stops there, its table and checkpoint holding the
+    /// depths so far, and a later run with the same checkpoint goes on from it.
+    pub max_depth: Option<usize>,
 }
 
 /// One depth of the search.
@@ -64,6 +85,8 @@ pub enum BfsError {
         "the search fills exact (4-bit) or mod-3 entries; based entries are packed from exact ones"
     )]
     Lossy,
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
 }
 
 /// Neighbours located ahead of being read in a row pass: enough misses in flight to cover the
@@ -188,6 +211,46 @@ impl<const BITS: u32> Cells<BITS> {
     fn into_bytes(self) -> Vec<u8> {
         self.bytes.into_iter().map(AtomicU8::into_inner).collect()
     }
+
+    fn from_bytes(bytes: Vec<u8>) -> Self {
+        Cells {
+            bytes: bytes.into_iter().map(AtomicU8::new).collect(),
+        }
+    }
+}
+
+/// The states a pass found, kept up to a number: the last pass's are a run's deepest states.
+struct Found {
+    wanted: usize,
+    kept: AtomicUsize,
+    states: Mutex<Vec<u64>>,
+}
+
+impl Found {
+    fn new(wanted: usize) -> Found {
+        Found {
+            wanted,
+            kept: AtomicUsize::new(0),
+            states: Mutex::new(Vec::new()),
+        }
+    }
+
+    /// Keeps `state` if fewer than wanted are kept: one relaxed load once the sample is full.
+    #[inline]
+    fn offer(&self, state: u64) {
+        if self.kept.load(Relaxed) < self.wanted {
+            let mut states = self.states.lock().unwrap_or_else(PoisonError::into_inner);
+            if states.len() < self.wanted {
+                states.push(state);
+                self.kept.store(states.len(), Relaxed);
+            }
+        }
+    }
+
+    fn take(&self) -> Vec<u64> {
+        self.kept.store(0, Relaxed);
+        std::mem::take(&mut *self.states.lock().unwrap_or_else(PoisonError::into_inner))
+    }
 }
 
 /// Runs the breadth-first search over `space` into a table of `encoding`, reporting progress in
@@ -197,7 +260,17 @@ pub fn breadth_first<S: StateSpace>(
     encoding: Encoding,
     progress: &ProgressBar,
 ) -> Result<BfsOutcome, BfsError> {
-    run(space, encoding, progress, &ByState)
+    run(space, encoding, progress, &ByState, &RunOptions::default())
+}
+
+/// [`breadth_first`] with what [`RunOptions`] asks beyond the table.
+pub fn breadth_first_with<S: StateSpace>(
+    space: &S,
+    encoding: Encoding,
+    progress: &ProgressBar,
+    options: &RunOptions,
+) -> Result<BfsOutcome, BfsError> {
+    run(space, encoding, progress, &ByState, options)
 }
 
 /// [`breadth_first`] for a space laid out in rows, a row at a time (see [`RowSpace`]): the same
@@ -213,10 +286,20 @@ pub fn breadth_first_rows<S: RowSpace>(
     encoding: Encoding,
     progress: &ProgressBar,
 ) -> Result<BfsOutcome, BfsError> {
+    breadth_first_rows_with(space, encoding, progress, &RunOptions::default())
+}
+
+/// [`breadth_first_rows`] with what [`RunOptions`] asks beyond the table.
+pub fn breadth_first_rows_with<S: RowSpace>(
+    space: &S,
+    encoding: Encoding,
+    progress: &ProgressBar,
+    options: &RunOptions,
+) -> Result<BfsOutcome, BfsError> {
     if !space.row_len().is_multiple_of(ROW_ALIGNMENT) {
-        return breadth_first(space, encoding, progress);
+        return breadth_first_with(space, encoding, progress, options);
     }
-    run(space, encoding, progress, &ByRow::new(space))
+    run(space, encoding, progress, &ByRow::new(space), options)
 }
 
 /// Entries per byte in the densest encoding (2 bits): a row of a multiple of this many entries
@@ -232,7 +315,11 @@ trait PassOrder<S: StateSpace>: Sync {
         depth: usize,
         backward: bool,
         progress: &ProgressBar,
+        found: &Found,
     ) -> u64;
+
+    /// Where a run resumes at `depth`: what the order keeps between passes, as it would be.
+    fn resume(&self, _depth: usize) {}
 
     /// How many ranks are not representatives, where that is cheap to count (else 0): the
     /// search reaches representatives only, and decides between forward and backward passes
@@ -292,8 +379,9 @@ impl<S: StateSpace> PassOrder<S> for ByState {
         depth: usize,
         backward: bool,
         progress: &ProgressBar,
+        found: &Found,
     ) -> u64 {
-        pass(space, cells, depth, backward, progress)
+        pass(space, cells, depth, backward, progress, found)
     }
 
     fn duplicates(_: &S) -> u64 {
@@ -320,8 +408,17 @@ impl<S: RowSpace> PassOrder<S> for ByRow {
         depth: usize,
         backward: bool,
         progress: &ProgressBar,
+        found: &Found,
     ) -> u64 {
-        row_pass(space, self, cells, depth, backward, progress)
+        row_pass(space, self, cells, depth, backward, progress, found)
+    }
+
+    /// The rows' record of their depths is not saved: every row is taken to hold the depth a
+    /// run resumes at, so that its first pass, if forward, looks at every row once.
+    fn resume(&self, depth: usize) {
+        for row in 0..self.depths.len() {
+            self.mark(row as u64, depth);
+        }
     }
 
     fn duplicates(space: &S) -> u64 {
@@ -356,12 +453,13 @@ fn run<S: StateSpace, P: PassOrder<S>>(
     encoding: Encoding,
     progress: &ProgressBar,
     order: &P,
+    options: &RunOptions,
 ) -> Result<BfsOutcome, BfsError> {
     match encoding {
-        Encoding::Nibble => search::<S, P, 4>(space, progress, order, encoding),
+        Encoding::Nibble => search::<S, P, 4>(space, progress, order, encoding, options),
         Encoding::Mod3 if space.has_duplicates() => Err(BfsError::DuplicatesNeedNibbles),
-        Encoding::Mod3 => search::<S, P, 2>(space, progress, order, encoding),
-        Encoding::Byte => search::<S, P, 8>(space, progress, order, encoding),
+        Encoding::Mod3 => search::<S, P, 2>(space, progress, order, encoding, options),
+        Encoding::Byte => search::<S, P, 8>(space, progress, order, encoding, options),
         Encoding::Based => Err(BfsError::Lossy),
     }
 }
@@ -371,23 +469,44 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
     progress: &ProgressBar,
     order: &P,
     encoding: Encoding,
+    options: &RunOptions,
 ) -> Result<BfsOutcome, BfsError> {
     let size = space.size();
-    let cells = Cells::<BITS>::new(size);
     progress.set_length(space.reachable());
-    let mut histogram = vec![0u64];
-    for goal in space.goals() {
-        if cells.claim(goal, 0) {
-            histogram[0] += 1;
+    let saved = match options.checkpoint {
+        Some(checkpoint) => checkpoint.load(encoding, size)?,
+        None => None,
+    };
+    let (cells, mut histogram, mut passes, mut deepest) = match saved {
+        Some(saved) => {
+            order.resume(saved.histogram.len() - 1);
+            let cells = Cells::<BITS>::from_bytes(saved.packed);
+            (cells, saved.histogram, saved.passes, saved.deepest)
         }
-    }
-    progress.inc(histogram[0]);
-    let mut reached = histogram[0];
+        None => {
+            let cells = Cells::<BITS>::new(size);
+            let mut histogram = vec![0u64];
+            let mut goals = Vec::new();
+            for goal in space.goals() {
+                if cells.claim(goal, 0) {
+                    histogram[0] += 1;
+                    goals.push(goal);
+                }
+            }
+            goals.truncate(options.deepest);
+            (cells, histogram, Vec::new(), goals)
+        }
+    };
+    let mut reached: u64 = histogram.iter().sum();
+    progress.inc(reached);
     // States the passes can reach: the representatives.
     let reachable = space.reachable() - P::duplicates(space);
-    let mut passes = Vec::new();
-    for depth in 0.. {
-        if histogram[depth] == 0 || reached == reachable {
+    let found_now = Found::new(options.deepest);
+    for depth in histogram.len() - 1.. {
+        if histogram[depth] == 0
+            || reached == reachable
+            || options.max_depth.is_some_and(|max| depth >= max)
+        {
             break;
         }
         let max = match BITS {
@@ -400,7 +519,7 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
         }
         let backward = space.may_search_backward() && histogram[depth] > reachable - reached;
         let start = Instant::now();
-        let found = order.pass(space, &cells, depth, backward, progress);
+        let found = order.pass(space, &cells, depth, backward, progress, &found_now);
         passes.push(Pass {
             depth: depth + 1,
             backward,
@@ -409,6 +528,13 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
         });
         histogram.push(found);
         reached += found;
+        let states = found_now.take();
+        if found > 0 {
+            deepest = states;
+        }
+        if let Some(checkpoint) = options.checkpoint {
+            checkpoint.save(encoding, size, &cells.bytes, &histogram, &passes, &deepest)?;
+        }
     }
     if space.has_duplicates() {
         P::fill_duplicates(space, &cells, &mut histogram);
@@ -422,6 +548,7 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
         packed: cells.into_bytes(),
         histogram,
         passes,
+        deepest,
     })
 }
 
@@ -463,6 +590,7 @@ fn pass<S: StateSpace, const BITS: u32>(
     depth: usize,
     backward: bool,
     progress: &ProgressBar,
+    sample: &Found,
 ) -> u64 {
     let size = space.size();
     let (current, next, wanted) = Cells::<BITS>::pass_values(depth, backward);
@@ -496,11 +624,14 @@ fn pass<S: StateSpace, const BITS: u32>(
                             .any(|turn| cells.get(space.apply(state, turn)) == current);
                         if hit && cells.claim(state, next) {
                             found += 1;
+                            sample.offer(state);
                         }
                     } else {
                         for turn in 0..space.move_count() {
-                            if cells.claim(space.apply(state, turn), next) {
+                            let neighbour = space.apply(state, turn);
+                            if cells.claim(neighbour, next) {
                                 found += 1;
+                                sample.offer(neighbour);
                             }
                         }
                     }
@@ -523,7 +654,10 @@ fn row_pass<S: RowSpace, const BITS: u32>(
     depth: usize,
     backward: bool,
     progress: &ProgressBar,
+    sample: &Found,
 ) -> u64 {
+    // The same for the whole pass: the branch on it is never mispredicted.
+    let sampling = sample.wanted > 0;
     let len = space.row_len();
     let (current, next, wanted) = Cells::<BITS>::pass_values(depth, backward);
     let total = AtomicU64::new(0);
@@ -565,11 +699,19 @@ fn row_pass<S: RowSpace, const BITS: u32>(
                             // Keep the position unless the neighbour is on the frontier.
                             let p = positions[i];
                             let hit = cells.get(neighbour) == current;
-                            found += cells.claim_exclusive(first + u64::from(p), next, hit);
+                            let claimed = cells.claim_exclusive(first + u64::from(p), next, hit);
+                            if sampling && claimed != 0 {
+                                sample.offer(first + u64::from(p));
+                            }
+                            found += claimed;
                             positions[kept] = p;
                             kept += usize::from(!hit);
                         } else {
-                            found += cells.claim_exclusive(neighbour, next, true);
+                            let claimed = cells.claim_exclusive(neighbour, next, true);
+                            if sampling && claimed != 0 {
+                                sample.offer(neighbour);
+                            }
+                            found += claimed;
                         }
                     }
                 }

@@ -129,13 +129,7 @@ pub fn spec_of(parameters: &SpaceParameters) -> Option<GroupSpec> {
     })
 }
 
-/// Memory the system can give now (`MemAvailable`), where it says.
-pub fn available_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
+pub use crate::support::memory::available_memory;
 
 /// Where a group's table lives in `dir`.
 pub fn table_path(dir: &Path, spec: &GroupSpec) -> PathBuf {

@@ -198,6 +198,7 @@ fn based_rows<S: RowSpace>(space: &S, progress: &ProgressBar) -> Result<BfsOutco
         packed: based::pack(exact.packed, space.size(), base),
         histogram: exact.histogram,
         passes: exact.passes,
+        deepest: exact.deepest,
     })
 }
 

@@ -6,6 +6,7 @@
 //! Lehmer code. Orientations are ranked as base-`b` digits.
 
 pub mod classes;
+pub mod multiset;
 pub mod order;
 
 /// Number of arrangements of `k` values out of `n`: `n! / (n-k)!`.

@@ -5,5 +5,6 @@
 pub mod cube;
 pub mod facelet;
 pub mod goal_mask;
+pub mod kpuzzle;
 pub mod notation;
 pub mod position;

@@ -248,14 +248,6 @@ fn left_to_prepass(ending: Ending, distance: u8, left: u8) -> bool {
     ending == Ending::OutsideH && distance < left && distance + left < SMALL_LOOP
 }
 
-/// Available memory, from `/proc/meminfo` where there is one.
-fn available_memory() -> Option<u64> {
-    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
-}
-
 /// The phase-1 coordinates within [`NEAR`] moves of H with what each turn does to them; a
 /// child missing from the breadth-first search's map is one further, `NEAR + 1`.
 fn near_moves(phase1: &Phase1Space) -> NearTurns {
@@ -381,7 +373,7 @@ impl CosetSolver {
         // One set, and the blocks of the last one still waiting for a reader in a prepass
         // (a tenth of a set at most, see `CosetSpace::orbits`); the turns are already built.
         let needed = BlockPool::bytes(rayon::current_num_threads());
-        if let Some(available) = available_memory()
+        if let Some(available) = crate::support::memory::available_memory()
             && available < needed
         {
             return Err(CosetError::NotEnoughMemory {

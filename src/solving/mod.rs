@@ -5,6 +5,7 @@
 
 pub mod coset;
 pub mod goal;
+pub mod puzzle;
 
 use crate::catalogue::TableKind;
 use crate::catalogue::group::{self, GroupError, GroupTable};

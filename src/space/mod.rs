@@ -3,6 +3,7 @@
 
 pub mod corners;
 pub mod coset;
+pub mod defined;
 pub mod edges;
 pub mod goal;
 pub mod group;

@@ -1,6 +1,7 @@
 //! Helpers every layer may use: numbers written for people, progress bars, a sample's
 //! intervals, and the hint that memory will be read soon.
 
+pub mod memory;
 pub mod named;
 pub mod sample;
 pub mod units;

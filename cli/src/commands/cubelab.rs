@@ -1,7 +1,10 @@
-//! cubelab: the toolkit's server. `cubelab serve` answers the HTTP JSON API and serves the web
-//! cube editor; `cubelab load-test` measures a running server.
+//! cubelab: the toolkit's server, whole cosets and any puzzle. `cubelab serve` answers the HTTP
+//! JSON API and serves the web cube editor; `cubelab load-test` measures a running server;
+//! `cubelab coset` and `cosets` solve whole cosets of H; `cubelab puzzle` takes any twisty
+//! puzzle from its KPuzzle definition.
 
 use crate::commands::coset::{CosetArgs, ListArgs, run_coset, run_cosets};
+use crate::commands::puzzle::{PuzzleCommand, run_puzzle};
 use clap::{Parser, Subcommand};
 use cubelab::catalogue::TableKind;
 use cubelab::model::cube::Metric;
@@ -14,12 +17,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// cubelab's HTTP JSON API and web cube editor, and a load test for it.
+/// cubelab's HTTP JSON API and web cube editor, a load test for it, whole cosets of H, and any
+/// twisty puzzle from its definition.
 #[derive(Parser, Debug)]
 #[command(
     name = "cubelab",
     version,
-    after_help = "Examples:\n  cubelab serve                     # http://127.0.0.1:8080, the editor at /\n  cubelab serve --port 9000 --bind 0.0.0.0 --max-search 30\n  curl -s localhost:8080/solve -d '{\"position\": \"R U R' U'\", \"method\": \"two-phase\"}'\n  cubelab load-test --url http://127.0.0.1:8080 --duration 5"
+    after_help = "Examples:\n  cubelab serve                     # http://127.0.0.1:8080, the editor at /\n  cubelab serve --port 9000 --bind 0.0.0.0 --max-search 30\n  curl -s localhost:8080/solve -d '{\"position\": \"R U R' U'\", \"method\": \"two-phase\"}'\n  cubelab load-test --url http://127.0.0.1:8080 --duration 5\n  cubelab puzzle gods pyraminx --moves u,l,r,b --json"
 )]
 pub struct Args {
     /// Print this program's shell completions or man page (see solve --help), and exit.
@@ -31,6 +35,10 @@ pub struct Args {
 
 #[derive(Subcommand, Debug)]
 enum Command {
+    /// Any twisty puzzle from its KPuzzle definition (cubing.js's JSON): God's algorithm over
+    /// its whole space under the moves asked for.
+    #[command(subcommand)]
+    Puzzle(PuzzleCommand),
     /// Serve the API (POST /solve, POST /validate, GET /random, GET /tables) and the editor
     /// (/) until Ctrl-C. Every request is bounded: body size, positions, search time (shared
     /// by a request's positions), and searches at once; a request that finds every search
@@ -191,8 +199,10 @@ pub fn run(args: Args) -> ExitCode {
     }
     let result = match args.command {
         None => Err(
-            "name a command: serve, load-test, coset or cosets (see cubelab --help)".to_string(),
+            "name a command: puzzle, serve, load-test, coset or cosets (see cubelab --help)"
+                .to_string(),
         ),
+        Some(Command::Puzzle(command)) => run_puzzle(command),
         Some(Command::Coset {
             moves,
             bound,

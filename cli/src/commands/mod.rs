@@ -5,5 +5,6 @@
 pub mod coset;
 pub mod cubelab;
 pub mod gen_tables;
+pub mod puzzle;
 pub mod solve;
 pub mod stats;

@@ -19,6 +19,7 @@ mod pattern_databases;
 mod phase1_solver;
 mod pocket_solver;
 mod pocket_tables;
+mod puzzles;
 mod readme_examples;
 mod reliability;
 mod serve;

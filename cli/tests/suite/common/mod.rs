@@ -147,6 +147,7 @@ pub fn h48_parity_dir() -> &'static std::path::Path {
                 packed: exact.packed.clone(),
                 histogram: exact.histogram.clone(),
                 passes: exact.passes.clone(),
+                deepest: exact.deepest.clone(),
             };
             write_h48(&[id], dir.path(), copy).unwrap();
         }

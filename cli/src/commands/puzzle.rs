@@ -1,0 +1,163 @@
+//! `cubelab puzzle`: any twisty puzzle from its KPuzzle definition (a file, or a name of
+//! cubing.js's puzzles written by `scripts/kpuzzle-definitions.mjs`). `gods` runs God's
+//! algorithm over the whole space of the moves asked for.
+
+use clap::{Subcommand, ValueEnum};
+use cubelab::model::kpuzzle::Metric;
+use cubelab::solving::puzzle::{
+    GodsAnswer, GodsOptions, PuzzleSpace, SpaceRequest, gods, gods_memory, open_definition,
+};
+use cubelab::support::units::{histogram_table, human_bytes, progress_bar, thousands};
+use std::path::{Path, PathBuf};
+
+/// How a power of a generator is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PuzzleMetric {
+    /// Every power of a generator is one move (twips's count; the half-turn metric on cubes).
+    Htm,
+    /// A power k of a generator of order n costs min(k, n - k) (the quarter-turn metric).
+    Qtm,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PuzzleCommand {
+    /// God's algorithm: every position's distance under the moves, by breadth-first search
+    /// over a packed table on all cores; the counts at each distance, God's number and the
+    /// antipodes. The memory it needs is checked before it starts.
+    Gods {
+        /// A KPuzzle definition file (cubing.js's JSON), or the name of one in
+        /// DATA_DIR/puzzles (2x2x2, pyraminx, skewb, ...).
+        puzzle: String,
+        /// Generator moves, comma-separated, as twips takes them: every power of each is a
+        /// move.
+        #[arg(long, value_name = "M1,M2,...", required = true)]
+        moves: String,
+        /// How a power of a generator is counted.
+        #[arg(long, value_enum, default_value_t = PuzzleMetric::Htm)]
+        metric: PuzzleMetric,
+        /// Orbits whose orientation does not count, comma-separated (e.g. CENTERS).
+        #[arg(long, value_name = "ORBIT,...", value_delimiter = ',')]
+        ignore_orientation: Vec<String>,
+        /// Worker threads; default: every core.
+        #[arg(long, value_name = "N", value_parser = crate::cli::parse_threads)]
+        threads: Option<usize>,
+        /// Save each finished depth here and resume from it: a run stopped (Ctrl-C, kill, a
+        /// time limit) and started again with the same arguments goes on from its last depth.
+        #[arg(long, value_name = "FILE")]
+        checkpoint: Option<PathBuf>,
+        /// The most antipodes to list.
+        #[arg(long, default_value_t = 20, value_name = "N")]
+        antipodes: usize,
+        /// Where named definitions are (DATA_DIR/puzzles).
+        #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
+        data_dir: PathBuf,
+        /// One JSON object: counts (index = distance), total, seconds, antipodes and more.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Runs a `cubelab puzzle` command.
+pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
+    match command {
+        PuzzleCommand::Gods {
+            puzzle,
+            moves,
+            metric,
+            ignore_orientation,
+            threads,
+            checkpoint,
+            antipodes,
+            data_dir,
+            json,
+        } => {
+            if let Some(n) = threads {
+                rayon::ThreadPoolBuilder::new()
+                    .num_threads(n)
+                    .build_global()
+                    .map_err(|e| format!("cannot start {n} threads: {e}"))?;
+            }
+            let request = SpaceRequest {
+                moves,
+                metric: match metric {
+                    PuzzleMetric::Htm => Metric::Htm,
+                    PuzzleMetric::Qtm => Metric::Qtm,
+                },
+                ignore_orientation,
+            };
+            run_gods(&data_dir, &puzzle, &request, checkpoint, antipodes, json)
+        }
+    }
+}
+
+fn run_gods(
+    data_dir: &Path,
+    puzzle: &str,
+    request: &SpaceRequest,
+    checkpoint: Option<PathBuf>,
+    antipodes: usize,
+    json: bool,
+) -> Result<bool, String> {
+    let opened = open_definition(data_dir, puzzle).map_err(|e| e.to_string())?;
+    let name = opened.definition.name().to_string();
+    let space = PuzzleSpace::new(&opened.definition, request).map_err(|e| e.to_string())?;
+    let (table, moves, bits) = gods_memory(&space.space);
+    if !json {
+        eprintln!(
+            "{name}: {} ranks ({}), {} moves; about {} of memory ({bits}-bit entries, {} of move tables)",
+            thousands(space.space.ranks()),
+            space.space.describe(),
+            space.generators.len(),
+            human_bytes(table + moves),
+            human_bytes(moves)
+        );
+    }
+    let bar = progress_bar(0, &format!("{name} positions"));
+    let options = GodsOptions {
+        checkpoint,
+        antipodes,
+        memory: None,
+    };
+    let answer = gods(&space, &name, &options, &bar);
+    bar.finish_and_clear();
+    let answer = answer.map_err(|e| e.to_string())?;
+    if json {
+        let line = serde_json::to_string(&answer).map_err(|e| e.to_string())?;
+        crate::outln!("{line}")?;
+    } else {
+        print_answer(&answer)?;
+    }
+    Ok(true)
+}
+
+fn print_answer(answer: &GodsAnswer) -> Result<(), String> {
+    crate::outln!(
+        "{} under <{}> ({}): {} positions, God's number {}, {:.2} s{}",
+        answer.puzzle,
+        answer.moves.join(", "),
+        answer.metric,
+        thousands(answer.total),
+        answer.diameter,
+        answer.seconds,
+        if answer.resumed {
+            " (resumed from a checkpoint)"
+        } else {
+            ""
+        }
+    )?;
+    crate::out!("{}", histogram_table(&answer.counts))?;
+    let shown = if answer.antipodes_sampled {
+        format!(
+            "{} of the {} antipodes",
+            answer.antipodes.len(),
+            thousands(answer.counts[answer.diameter])
+        )
+    } else {
+        format!("the {} antipodes", answer.antipodes.len())
+    };
+    crate::outln!("{shown}, each as an algorithm that makes it:")?;
+    for antipode in &answer.antipodes {
+        crate::outln!("  {antipode}")?;
+    }
+    Ok(())
+}

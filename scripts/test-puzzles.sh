@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The puzzle-definition checks that need cubing.js's own definitions: writes them into
+# target/kpuzzle (scripts/puzzle-definitions.sh: the `cubing` npm package, Node.js and npm),
+# then runs the suite's tests that read them (marked ignored for a plain `cargo test`):
+# Pyraminx and Skewb against their published counts, cubing.js's 2x2x2 against the cube's own
+# table.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/puzzle-definitions.sh target/kpuzzle >/dev/null
+CUBELAB_KPUZZLE=$PWD/target/kpuzzle cargo test --release --test suite puzzles:: -- --ignored

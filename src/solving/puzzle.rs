@@ -1,0 +1,415 @@
+//! Any twisty puzzle from its KPuzzle definition through the one door: the definition found by
+//! path or name, its space under the generator moves asked for, and God's algorithm over the
+//! whole space by the one breadth-first engine (resumable, its memory stated and checked before
+//! it starts).
+
+use crate::bfs::{BfsError, Checkpoint, RunOptions, StateSpace, breadth_first_rows_with};
+use crate::model::kpuzzle::{
+    DefinitionError, Generators, GeneratorsError, KPuzzleDefinition, Metric, Pattern,
+};
+use crate::packing::Encoding;
+use crate::space::MoveSpace;
+use crate::space::defined::{DefinedSpace, DefinedSpaceError};
+use crate::support::units::{human_bytes, thousands};
+use indicatif::ProgressBar;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The folder under a data directory where `scripts/kpuzzle-definitions.mjs` writes cubing.js's
+/// definitions, one `NAME.kpuzzle.json` a puzzle.
+pub const DEFINITIONS: &str = "puzzles";
+
+/// Why a puzzle's question cannot be answered.
+#[derive(Debug, thiserror::Error)]
+pub enum PuzzleError {
+    #[error(
+        "no puzzle definition '{name}': give a KPuzzle JSON file, or a name of {}{}",
+        dir.display(),
+        known_names(dir)
+    )]
+    UnknownPuzzle { name: String, dir: PathBuf },
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {source}", path.display())]
+    Definition {
+        path: PathBuf,
+        source: Box<DefinitionError>,
+    },
+    #[error("--moves: {0}")]
+    Moves(#[from] Box<GeneratorsError>),
+    #[error("--ignore-orientation: the definition has no orbit '{0}' (its orbits: {1})")]
+    UnknownOrbit(String, String),
+    #[error(transparent)]
+    Space(#[from] DefinedSpaceError),
+    #[error(
+        "God's algorithm over {states} states needs about {needed} of memory ({table} for the table at {bits} bits a state, {moves} for the move tables), and {available} is available: free memory, ignore an orbit's orientation, or run it on a machine with at least {needed}"
+    )]
+    NotEnoughMemory {
+        states: String,
+        needed: String,
+        table: String,
+        bits: u32,
+        moves: String,
+        available: String,
+    },
+    #[error(transparent)]
+    Search(#[from] BfsError),
+    #[error(
+        "the search reached {reached} states where the group has {expected}: the ranking of this definition is wrong (a defect; please report it with the definition)"
+    )]
+    CountDiffers { reached: u64, expected: u64 },
+}
+
+/// The names of the definitions in `dir`, for an error message.
+fn known_names(dir: &Path) -> String {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| {
+            e.file_name()
+                .to_str()?
+                .strip_suffix(".kpuzzle.json")
+                .map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        format!(
+            " (none there yet: write cubing.js's with `npm ci --prefix web && node scripts/kpuzzle-definitions.mjs {}`)",
+            dir.display()
+        )
+    } else {
+        format!(" ({})", names.join(", "))
+    }
+}
+
+/// A definition read, and where from.
+pub struct OpenedDefinition {
+    pub definition: KPuzzleDefinition,
+    pub path: PathBuf,
+}
+
+/// The definition `name_or_path` names: a file, or `NAME` in `data_dir/puzzles/`.
+pub fn open_definition(
+    data_dir: &Path,
+    name_or_path: &str,
+) -> Result<OpenedDefinition, PuzzleError> {
+    let as_path = PathBuf::from(name_or_path);
+    let path = if as_path.is_file() {
+        as_path
+    } else {
+        let dir = data_dir.join(DEFINITIONS);
+        let named = dir.join(format!("{name_or_path}.kpuzzle.json"));
+        if !named.is_file() {
+            return Err(PuzzleError::UnknownPuzzle {
+                name: name_or_path.to_string(),
+                dir,
+            });
+        }
+        named
+    };
+    let text = std::fs::read_to_string(&path).map_err(|source| PuzzleError::Read {
+        path: path.clone(),
+        source,
+    })?;
+    let definition =
+        KPuzzleDefinition::from_json_str(&text).map_err(|source| PuzzleError::Definition {
+            path: path.clone(),
+            source: Box::new(source),
+        })?;
+    Ok(OpenedDefinition { definition, path })
+}
+
+/// What is asked of a puzzle's space.
+#[derive(Clone, Debug)]
+pub struct SpaceRequest {
+    /// Generator moves as twips takes them: `U,F,R` (every power of each is one move).
+    pub moves: String,
+    pub metric: Metric,
+    /// Orbits whose orientation is left out, by name.
+    pub ignore_orientation: Vec<String>,
+}
+
+/// A puzzle's space as asked: the definition, its moves and the ranked states.
+pub struct PuzzleSpace {
+    pub generators: Generators,
+    pub goal: Pattern,
+    pub space: DefinedSpace,
+}
+
+impl PuzzleSpace {
+    /// The space of the definition's solved pattern under the moves of `request`.
+    pub fn new(
+        definition: &KPuzzleDefinition,
+        request: &SpaceRequest,
+    ) -> Result<PuzzleSpace, PuzzleError> {
+        let generators =
+            Generators::parse(definition, &request.moves, request.metric).map_err(Box::new)?;
+        let ignored = request
+            .ignore_orientation
+            .iter()
+            .map(|name| {
+                definition.orbit_index(name).ok_or_else(|| {
+                    let names: Vec<&str> = definition.orbits().iter().map(|o| o.name()).collect();
+                    PuzzleError::UnknownOrbit(name.clone(), names.join(", "))
+                })
+            })
+            .collect::<Result<Vec<usize>, _>>()?;
+        let goal = definition.default_pattern().clone();
+        let space = DefinedSpace::new(definition, &generators, &goal, &ignored)?;
+        Ok(PuzzleSpace {
+            generators,
+            goal,
+            space,
+        })
+    }
+
+    /// The moves as names, `R U R'`.
+    pub fn format(&self, turns: &[usize]) -> String {
+        turns
+            .iter()
+            .map(|&t| {
+                let generator = self.space.generator_of(t);
+                self.generators.moves()[generator].name().to_string()
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The algorithm that makes the position a solution `turns` solves: the inverse sequence.
+    pub fn scramble_of(&self, turns: &[usize]) -> String {
+        let inverse: Vec<usize> = turns
+            .iter()
+            .rev()
+            .map(|&t| self.space.inverse_of(t))
+            .collect();
+        self.format(&inverse)
+    }
+}
+
+/// A table's entries, read as the encoding stores them.
+struct Entries<'a> {
+    packed: &'a [u8],
+    encoding: Encoding,
+}
+
+impl Entries<'_> {
+    fn raw(&self, state: u64) -> u8 {
+        let per_byte = u64::from(8 / self.encoding.bits());
+        let byte = self.packed[(state / per_byte) as usize];
+        let shift = (state % per_byte) * u64::from(self.encoding.bits());
+        (byte >> shift) & ((1u16 << self.encoding.bits()) - 1) as u8
+    }
+
+    /// Whether `state` lies one move closer to the goal than a state at `distance`.
+    fn is_one_closer(&self, state: u64, distance: usize) -> bool {
+        let raw = usize::from(self.raw(state));
+        match self.encoding {
+            Encoding::Mod3 => raw != 3 && raw == (distance + 2) % 3,
+            _ => distance > 0 && raw == distance - 1,
+        }
+    }
+}
+
+/// What God's algorithm found.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GodsAnswer {
+    pub puzzle: String,
+    pub moves: Vec<String>,
+    pub metric: &'static str,
+    /// Positions at each distance, index = distance.
+    pub counts: Vec<u64>,
+    pub total: u64,
+    /// The greatest distance: God's number for these moves.
+    pub diameter: usize,
+    /// Positions at the greatest distance, each as an algorithm that makes it (the inverse
+    /// of a shortest solution): all of them, or a sample of `antipodes_sampled` of
+    /// `counts[diameter]`.
+    pub antipodes: Vec<String>,
+    pub antipodes_sampled: bool,
+    /// Ranks in the table: the reachable positions, or a superset (see `exact_ranking`).
+    pub ranks: u64,
+    /// Whether every rank is a reachable position; `null` where the order is not known
+    /// beforehand (identical pieces).
+    pub exact_ranking: Option<bool>,
+    /// How the rank is made.
+    pub ranking: String,
+    pub encoding: &'static str,
+    pub table_bytes: u64,
+    pub move_table_bytes: u64,
+    pub seconds: f64,
+    /// Whether the run went on from a checkpoint of an earlier one.
+    pub resumed: bool,
+    /// Seconds per depth.
+    pub passes: Vec<f64>,
+}
+
+/// How God's algorithm runs.
+#[derive(Clone, Debug, Default)]
+pub struct GodsOptions {
+    /// Where the run saves each finished depth and resumes from (removed once it is done).
+    pub checkpoint: Option<PathBuf>,
+    /// The most antipodes to list.
+    pub antipodes: usize,
+    /// The memory the run may take; `None` for what the system has available.
+    pub memory: Option<u64>,
+}
+
+/// The encoding God's algorithm fills: exact bytes while the table is at most a GiB, 2 bits
+/// (depth mod 3) beyond.
+fn gods_encoding(states: u64) -> Encoding {
+    if states <= 1 << 30 {
+        Encoding::Byte
+    } else {
+        Encoding::Mod3
+    }
+}
+
+/// The memory a run over `space` needs: its table and its move tables, with the row pass's
+/// records (16 bytes a row), and the bits a state.
+pub fn gods_memory(space: &DefinedSpace) -> (u64, u64, u32) {
+    let encoding = gods_encoding(space.size());
+    let table = encoding.payload_bytes(space.size());
+    let rows = space.size() / crate::space::RowSpace::row_len(space).max(1);
+    (table + rows * 16, space.table_bytes(), encoding.bits())
+}
+
+/// God's algorithm over the whole space of `puzzle`: every position's distance by the one
+/// engine, on all cores; the run is refused before it starts if its memory is more than there
+/// is.
+pub fn gods(
+    puzzle: &PuzzleSpace,
+    name: &str,
+    options: &GodsOptions,
+    progress: &ProgressBar,
+) -> Result<GodsAnswer, PuzzleError> {
+    let space = &puzzle.space;
+    let (table, moves, bits) = gods_memory(space);
+    let available = options
+        .memory
+        .or_else(crate::support::memory::available_memory);
+    if let Some(available) = available
+        && table + moves > available
+    {
+        return Err(PuzzleError::NotEnoughMemory {
+            states: thousands(space.size()),
+            needed: human_bytes(table + moves),
+            table: human_bytes(table),
+            bits,
+            moves: human_bytes(moves),
+            available: human_bytes(available),
+        });
+    }
+    let encoding = gods_encoding(space.size());
+    let checkpoint = options
+        .checkpoint
+        .as_ref()
+        .map(|path| Checkpoint::new(path.clone(), fingerprint(name, puzzle)));
+    let resumed = checkpoint.as_ref().filter(|c| c.exists()).is_some();
+    let start = Instant::now();
+    let run = RunOptions {
+        deepest: options.antipodes,
+        checkpoint: checkpoint.as_ref(),
+        max_depth: None,
+    };
+    let outcome = breadth_first_rows_with(space, encoding, progress, &run)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let total: u64 = outcome.histogram.iter().sum();
+    if let Some(expected) = space.known_reachable()
+        && total != expected
+    {
+        return Err(PuzzleError::CountDiffers {
+            reached: total,
+            expected,
+        });
+    }
+    let diameter = outcome.histogram.len().saturating_sub(1);
+    let entries = Entries {
+        packed: &outcome.packed,
+        encoding,
+    };
+    let antipodes = outcome
+        .deepest
+        .iter()
+        .map(|&state| {
+            let solution = descend_from(puzzle, &entries, state, diameter);
+            puzzle.scramble_of(&solution)
+        })
+        .collect::<Vec<_>>();
+    if let Some(checkpoint) = &checkpoint {
+        checkpoint.remove().map_err(BfsError::from)?;
+    }
+    Ok(GodsAnswer {
+        puzzle: name.to_string(),
+        moves: (0..space.move_count())
+            .map(|turn| {
+                let generator = space.generator_of(turn);
+                puzzle.generators.moves()[generator].name().to_string()
+            })
+            .collect(),
+        metric: match puzzle.generators.metric() {
+            Metric::Htm => "htm",
+            Metric::Qtm => "qtm",
+        },
+        antipodes_sampled: (antipodes.len() as u64) < outcome.histogram[diameter],
+        antipodes,
+        counts: outcome.histogram.clone(),
+        total,
+        diameter,
+        ranks: space.size(),
+        exact_ranking: space.is_exact(),
+        ranking: space.describe(),
+        encoding: encoding.name(),
+        table_bytes: encoding.payload_bytes(space.size()),
+        move_table_bytes: space.table_bytes(),
+        seconds,
+        resumed,
+        passes: outcome.passes.iter().map(|p| p.seconds).collect(),
+    })
+}
+
+/// A shortest solution of `state` at `distance`, down the table.
+fn descend_from(
+    puzzle: &PuzzleSpace,
+    entries: &Entries,
+    state: u64,
+    distance: usize,
+) -> Vec<usize> {
+    let space = &puzzle.space;
+    let mut path = Vec::new();
+    let mut here = state;
+    let mut left = distance;
+    while left > 0 {
+        let Some((turn, there)) = (0..space.move_count()).find_map(|turn| {
+            let there = space.apply(here, turn);
+            entries.is_one_closer(there, left).then_some((turn, there))
+        }) else {
+            break;
+        };
+        path.push(turn);
+        here = there;
+        left -= 1;
+    }
+    path
+}
+
+/// What decides a run's ranks and moves, hashed: a checkpoint of another run is refused.
+fn fingerprint(name: &str, puzzle: &PuzzleSpace) -> u64 {
+    let text = format!(
+        "{name}|{}|{}|{:?}",
+        puzzle.space.describe(),
+        puzzle
+            .generators
+            .moves()
+            .iter()
+            .map(|m| m.name())
+            .collect::<Vec<_>>()
+            .join(","),
+        puzzle.generators.metric()
+    );
+    xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+}
