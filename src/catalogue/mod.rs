@@ -58,12 +58,12 @@ pub fn entries(kind: TableKind) -> u64 {
 
 /// What building a table costs: bytes of memory at peak (the 4-bit working table, which the
 /// coset tables are packed from in place), and seconds of one core's work, from the rates
-/// measured on the project's 2-core machine (reports/tables.md, reports/performance.md): about
+/// measured on the project's 2-core machine (reports/tables.md, reports/performance-log.md): about
 /// 15 million entries a second per core for the plain spaces, 12 million for the
 /// symmetry-reduced coset spaces built a row at a time.
 pub fn build_cost(kind: TableKind) -> (u64, f64) {
     let entries = entries(kind);
-    // Measured here (reports/performance.md). A coset table whose rows pass 2 M entries
+    // Measured here (reports/performance-log.md). A coset table whose rows pass 2 M entries
     // (`ud-order-f8`: 3 M, a 1.5 MB destination row) no longer works out of the cache, and
     // its build ran at less than half the rate: 47.5 minutes on two cores.
     let per_core_second = match kind.ud_shape() {
@@ -74,7 +74,7 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
         None if matches!(kind, TableKind::Phase1Sym | TableKind::Phase2) => 5.5e6,
         // The 48-symmetry cosets' search costs per entry of the member searched (a coarser
         // table is read off it): `h48-parity` 20.8 s, `h48-flips` 906 s on two cores
-        // (reports/performance.md).
+        // (reports/performance-log.md).
         None if kind.h48_table().is_some() => 16.5e6 / (1u64 << h48_dropped(kind)) as f64,
         None => 15.0e6,
     };

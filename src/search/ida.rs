@@ -63,7 +63,7 @@ pub struct IterationStats {
     /// Nodes generated: children whose table entries were asked for, including those the
     /// lookup then skips (a node ruled out by one child), and, where a face's quarter turns
     /// share their children's inverse (`h48`), each such inverse asked for first, which stands
-    /// for two children (reports/performance.md).
+    /// for two children (reports/performance-log.md).
     pub nodes: u64,
     pub seconds: f64,
 }
@@ -185,7 +185,7 @@ fn path_key(path: &[u8]) -> u64 {
 /// their roots are full. Of a bound-16 iteration's 2.85 M nodes (position 3 of
 /// benches/peers.txt), 69 each below a subtree on average, the walk took 76 ns a node one
 /// subtree at a time and 60 in groups of 32; groups of 128 to 2,048 measured the same
-/// (reports/performance.md).
+/// (reports/performance-log.md).
 const GROUP: usize = 32;
 
 /// The groups of subtrees the threads take, from a list of subtrees in the order they are to
@@ -481,7 +481,7 @@ impl<H: Heuristic> Ida<H> {
 /// that may follow its root. The root's branching multiplies the subtree's size whether or not
 /// the subtree is near a solution; dividing it out leaves the part that tells. On 31 positions
 /// of lengths 16 and 17 the final iterations generated 19% fewer nodes than ordering by nodes
-/// alone, and those 30–43% fewer than canonical order (reports/performance.md). vcube divides
+/// alone, and those 30–43% fewer than canonical order (reports/performance-log.md). vcube divides
 /// by an estimate from the root's last face alone (√3 after U, R, F, √2 after D, L, B), which
 /// gained 4 points less here; dividing by a power of the branching above 1 gained on one half
 /// of the positions and lost on the other. Subtrees new to this iteration (cut off by the last

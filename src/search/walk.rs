@@ -22,7 +22,7 @@
 //! reads (position 10 of benches/peers.txt: 28.9 M children to 21.5 M), for the cost of one
 //! more round; the entries of a node's children are gathered into bit masks without a branch
 //! a child (see [`Verdicts`]), as whether a child is kept follows no pattern a predictor could
-//! learn (reports/performance.md).
+//! learn (reports/performance-log.md).
 //!
 //! The children listed at the next depth are walked a batch at a time before the next batch of
 //! this depth: depth first over batches. A batch lists its children in canonical order (node
@@ -45,7 +45,7 @@ use std::time::Instant;
 
 /// Most nodes of one depth expanded together. Their children's requests (about eleven a node)
 /// are made in one round, so the first line of a round has arrived by the time the last is
-/// prefetched; 32 and 128 measure the same as 64 (reports/performance.md, "The walk a batch at
+/// prefetched; 32 and 128 measure the same as 64 (reports/performance-log.md, "The walk a batch at
 /// a time").
 const BATCH: usize = 64;
 
@@ -417,7 +417,7 @@ fn bits(mut mask: u32) -> impl Iterator<Item = u8> {
 /// Prefetches the entries of generated `children` ([`Heuristic::prefetch_entries`]). The requests of a whole
 /// batch are made together: a prefetch here retires only once its line is on its way, so
 /// requests spread among the work of locating the lines would each hold the processor up in
-/// turn, where requests made back to back wait together (reports/performance.md).
+/// turn, where requests made back to back wait together (reports/performance-log.md).
 #[inline]
 fn prefetch_all<H: Heuristic>(heuristic: &H, children: &[ChildOf<H>]) {
     for child in children {
@@ -622,7 +622,7 @@ impl<'a, H: Heuristic> Walk<'a, H> {
     /// canonical order, so that the first solution found is the first a walk of the roots one
     /// after another finds. Walked together, the subtrees' nodes fill the batches near their
     /// roots, where a subtree alone has a few nodes to a depth and its requests to memory wait
-    /// one round after another (reports/performance.md).
+    /// one round after another (reports/performance-log.md).
     pub fn search(&mut self, roots: &[(usize, &Prefix<H>)]) -> bool {
         let top = roots.first().map_or(0, |(_, prefix)| prefix.path.len());
         debug_assert!(roots.iter().all(|(_, prefix)| prefix.path.len() == top));

@@ -8,7 +8,7 @@
 //! cache holds is decided when the pages are read in: 2 MiB under `MADV_HUGEPAGE`, which
 //! [`super::Table::open_file`] sets before it reads a byte, but mostly 4 KiB where a program
 //! mapping the file without that advice read it first, and they then stay 4 KiB for as long as
-//! they are cached. Measured here (reports/performance.md, "The table in 2 MiB pages"):
+//! they are cached. Measured here (reports/performance-log.md, "The table in 2 MiB pages"):
 //! `h48-eo6` with a quarter of its mapping in 2 MiB pages solved the ten benchmark positions in
 //! 71.7 s and 71.8 s, with all of it in 56.4 s and 54.9 s.
 //!

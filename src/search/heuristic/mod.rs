@@ -334,7 +334,7 @@ fn missing_of(
 /// The 3x3 heuristics, strongest per search first. Measured: `h48-flips6` solves the ten
 /// positions of benches/peers.txt in half `ud-order-f8`'s time, `h48-flips3` the five of
 /// bench-solver.sh 1.8x faster than `ud-f8`, `h48-parity` between phase-1 and `ud-f4`
-/// (reports/performance.md); the places of `h48-flips5` and `h48-flips4` among the `ud` tables
+/// (reports/performance-log.md); the places of `h48-flips5` and `h48-flips4` among the `ud` tables
 /// are estimated from those. Each `h48-eo` table sits just above the `h48-flips` table of its
 /// size: on the 18-mover 7 of benches/peers.txt `h48-eo6` generates 172 M nodes where
 /// `h48-flips6` generated 238 M, with the same work per node (one table read of the same size).

@@ -219,7 +219,7 @@ impl H48Coord {
     /// The coordinate of a packed cube, each part read by byte shuffles ([`PackedCube`]): the search
     /// takes it for the inverse of every kept child, which it carries packed. Read from the
     /// cubies, turned and inverted a piece at a time, the same cost about 200 instructions a
-    /// kept child (reports/performance.md).
+    /// kept child (reports/performance-log.md).
     #[inline]
     pub fn of_packed(cube: &PackedCube) -> H48Coord {
         H48Coord {

@@ -124,7 +124,7 @@ pub struct Args {
     #[arg(long)]
     deterministic: bool,
     /// 3x3: do not also bound nodes by their inverse position's heuristic (the dual lookup,
-    /// on by default: it saves more search than it costs, see reports/performance.md).
+    /// on by default: it saves more search than it costs, see reports/performance-log.md).
     #[arg(long)]
     no_dual: bool,
     /// 3x3: do not use the symmetries that keep the position (by default a search skips the

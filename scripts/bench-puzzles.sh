@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# God's algorithm side by side with twips (cubing/twips, the Rust successor of twsearch):
+# the same cubing.js definitions and generators, alternating (cubelab, then twips, per puzzle
+# and round) so that the machine's drift affects both alike, one thread each by default. Prints
+# a markdown table: positions, God's number, seconds and peak memory of each (GNU time's
+# elapsed and maximum resident size), the ratios, and whether the counts at every distance
+# agree.
+#
+#   scripts/bench-puzzles.sh [ROUNDS]
+#
+# twips is installed from crates.io outside this repository, never vendored:
+#   cargo install --locked --no-default-features twips-cli --version 0.12.3
+# Environment: TWIPS (its binary, default `twips` on the PATH), THREADS (cubelab's --threads,
+# default 1), PUZZLES (the definitions, default target/kpuzzle, written by
+# scripts/puzzle-definitions.sh), TIMEOUT (seconds a run, default 1200), CASES (lines
+# `NAME|MOVES|CUBELAB OPTIONS`, default the list below).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rounds=${1:-2}
+twips=${TWIPS:-twips}
+threads=${THREADS:-1}
+defs=${PUZZLES:-target/kpuzzle}
+timeout=${TIMEOUT:-1200}
+command -v "$twips" >/dev/null || {
+  echo "bench-puzzles.sh: no twips ($twips); install it with \`cargo install --locked --no-default-features twips-cli --version 0.12.3\`" >&2
+  exit 2
+}
+[ -f "$defs/2x2x2.kpuzzle.json" ] || scripts/puzzle-definitions.sh "$defs" >/dev/null
+cargo build --release --quiet --bin cubelab
+cases=${CASES:-"2x2x2|U,F,R|
+pyraminx|2r,2l,2b,2u|
+pyraminx|r,l,b,u,2r,2l,2b,2u|
+skewb|U,L,R,B|
+baby_fto|F,B,D,U,L,R|"}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# Runs "$@" under GNU time; prints "SECONDS KIB" (or "timeout") and keeps stdout in $1's file.
+timed() {
+  local log=$1
+  shift
+  if /usr/bin/time -f "%e %M" -o "$log.time" timeout "$timeout" "$@" >"$log" 2>"$log.err"; then
+    cat "$log.time"
+  else
+    echo "failed"
+  fi
+}
+
+# The counts at each distance from twips's output: its lines "  D: COUNT" (any spacing).
+twips_counts() {
+  grep -E '^[[:space:]]*[0-9]+[[:space:]]*[:|][[:space:]]*[0-9,]+' "$1" |
+    sed -E 's/^[[:space:]]*[0-9]+[[:space:]]*[:|][[:space:]]*([0-9,]+).*/\1/; s/,//g' | paste -sd, -
+}
+
+echo "| puzzle | moves | positions | God's number | round | cubelab s | cubelab MiB | twips s | twips MiB | time ratio | memory ratio | counts agree |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+while IFS='|' read -r name moves options; do
+  [ -n "$name" ] || continue
+  def=$defs/$name.kpuzzle.json
+  for round in $(seq "$rounds"); do
+    # shellcheck disable=SC2086
+    ours=$(timed "$out/ours" target/release/cubelab puzzle gods "$def" --moves "$moves" \
+      --threads "$threads" --json $options)
+    theirs=$(timed "$out/twips" "$twips" gods-algorithm --generator-moves "$moves" "$def")
+    read -r our_s our_kib <<<"$ours" || true
+    read -r their_s their_kib <<<"$theirs" || true
+    total=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total"], d["diameter"], ",".join(map(str, d["counts"])))' "$out/ours" 2>/dev/null || echo "- - -")
+    read -r positions diameter counts <<<"$total"
+    agree=$([ "$(twips_counts "$out/twips")" == "$counts" ] && echo yes || echo "no (see twips's output)")
+    ratio() { python3 -c "import sys; a,b=sys.argv[1:]; print(f'{float(a)/float(b):.3f}')" "$1" "$2" 2>/dev/null || echo -; }
+    mib() { python3 -c "import sys; print(f'{int(sys.argv[1])/1024:.0f}')" "$1" 2>/dev/null || echo -; }
+    echo "| $name | $moves | $positions | $diameter | $round | ${our_s:-failed} | $(mib "${our_kib:-}") | ${their_s:-failed} | $(mib "${their_kib:-}") | $(ratio "${our_s:-x}" "${their_s:-x}") | $(ratio "${our_kib:-x}" "${their_kib:-x}") | $agree |"
+  done
+done <<<"$cases"
