@@ -228,14 +228,14 @@ def test_coset_tables_hold_no_exact_distances(data_dir):
     assert len(coset.read(0, 16)) == 16
 
 
-def test_the_readme_example_runs(data_dir, monkeypatch, capsys):
-    """README.md's Python example, run as written over the test tables."""
-    readme = (REPOSITORY / "README.md").read_text()
-    blocks = readme.split("```python\n")[1:]
-    assert blocks, "README.md has a Python example"
+def test_the_guides_example_runs(data_dir, monkeypatch, capsys):
+    """docs/guide.md's Python examples, run as written over the test tables."""
+    guide = (REPOSITORY / "docs" / "guide.md").read_text()
+    blocks = guide.split("```python\n")[1:]
+    assert blocks, "docs/guide.md has a Python example"
     monkeypatch.setenv("CUBELAB_DATA", str(data_dir))
     for block in blocks:
-        exec(compile(block.split("```")[0], "README.md", "exec"), {})
+        exec(compile(block.split("```")[0], "docs/guide.md", "exec"), {})
     printed = capsys.readouterr().out
     assert "colour 'U' appears 10 times" in printed, printed
     assert "timeout" in printed, printed

@@ -270,6 +270,11 @@ impl DefinedSpace {
         self.graph[turn]
     }
 
+    /// How many moves the search has: the generators' powers of cost 1.
+    pub fn moves(&self) -> usize {
+        self.moves
+    }
+
     /// The search's move that undoes move `turn`.
     pub fn inverse_of(&self, turn: usize) -> usize {
         self.inverses[turn]

@@ -2,6 +2,7 @@
 //! cubing.js's puzzles written by `scripts/kpuzzle-definitions.mjs`). `gods` runs God's
 //! algorithm over the whole space of the moves asked for.
 
+use crate::report::chart::{Bars, ChartFormat, Labels, Scale, bars_and_marks};
 use clap::{Subcommand, ValueEnum};
 use cubelab::model::kpuzzle::Metric;
 use cubelab::solving::puzzle::{
@@ -51,6 +52,9 @@ pub enum PuzzleCommand {
         /// Where named definitions are (DATA_DIR/puzzles).
         #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
         data_dir: PathBuf,
+        /// Also draw the distribution as a bar chart (PNG or SVG by the extension).
+        #[arg(long, value_name = "FILE")]
+        chart: Option<PathBuf>,
         /// One JSON object: counts (index = distance), total, seconds, antipodes and more.
         #[arg(long)]
         json: bool,
@@ -69,6 +73,7 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
             checkpoint,
             antipodes,
             data_dir,
+            chart,
             json,
         } => {
             if let Some(n) = threads {
@@ -85,9 +90,21 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
                 },
                 ignore_orientation,
             };
-            run_gods(&data_dir, &puzzle, &request, checkpoint, antipodes, json)
+            let output = Output {
+                chart,
+                json,
+                antipodes,
+            };
+            run_gods(&data_dir, &puzzle, &request, checkpoint, &output)
         }
     }
+}
+
+/// What a run prints and draws.
+struct Output {
+    chart: Option<PathBuf>,
+    json: bool,
+    antipodes: usize,
 }
 
 fn run_gods(
@@ -95,9 +112,16 @@ fn run_gods(
     puzzle: &str,
     request: &SpaceRequest,
     checkpoint: Option<PathBuf>,
-    antipodes: usize,
-    json: bool,
+    output: &Output,
 ) -> Result<bool, String> {
+    // A chart's format is checked before the run, not after it.
+    let chart_format = output
+        .chart
+        .as_deref()
+        .map(ChartFormat::of_path)
+        .transpose()
+        .map_err(|e| e.to_string())?;
+    let json = output.json;
     let opened = open_definition(data_dir, puzzle).map_err(|e| e.to_string())?;
     let name = opened.definition.name().to_string();
     let space = PuzzleSpace::new(&opened.definition, request).map_err(|e| e.to_string())?;
@@ -107,7 +131,7 @@ fn run_gods(
             "{name}: {} ranks ({}), {} moves; about {} of memory ({bits}-bit entries, {} of move tables)",
             thousands(space.space.ranks()),
             space.space.describe(),
-            space.generators.len(),
+            space.space.moves(),
             human_bytes(table + moves),
             human_bytes(moves)
         );
@@ -115,7 +139,7 @@ fn run_gods(
     let bar = progress_bar(0, &format!("{name} positions"));
     let options = GodsOptions {
         checkpoint,
-        antipodes,
+        antipodes: output.antipodes,
         memory: None,
     };
     let answer = gods(&space, &name, &options, &bar);
@@ -126,6 +150,29 @@ fn run_gods(
         crate::outln!("{line}")?;
     } else {
         print_answer(&answer)?;
+    }
+    if let (Some(path), Some(format)) = (&output.chart, chart_format) {
+        let title = format!(
+            "{} under <{}>: {} positions",
+            answer.puzzle,
+            request.moves,
+            thousands(answer.total)
+        );
+        let labels = Labels {
+            title: &title,
+            x: &format!("distance ({})", answer.metric),
+            y: "positions",
+        };
+        let bars = [Bars {
+            name: "cubelab".to_string(),
+            values: answer.counts.iter().map(|&c| c as f64).collect(),
+            intervals: vec![None; answer.counts.len()],
+        }];
+        bars_and_marks(path, format, &labels, &bars, &[], Scale::LogCount)
+            .map_err(|e| e.to_string())?;
+        if !json {
+            crate::outln!("drew {}", path.display())?;
+        }
     }
     Ok(true)
 }

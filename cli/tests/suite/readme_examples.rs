@@ -42,6 +42,9 @@ enum Needs {
     TwoByTwo,
     CubeTables,
     LargeBuild,
+    /// cubing.js's puzzle definitions, which `scripts/puzzle-definitions.sh` writes (npm); the
+    /// suite's `puzzles` tests run such commands on definitions of their own.
+    Definitions,
     /// Run by tests of their own: the devil's algorithm's build and check (25 s together).
     /// `cli::circuits_are_built_and_checked` runs these options on a smaller group,
     /// `groups::the_committed_2x2_circuit_is_one_and_is_rebuilt_identically` rebuilds this
@@ -52,6 +55,13 @@ enum Needs {
 fn needs(command: &str) -> Needs {
     if command.contains("--circuit") || command.contains("stats circuit") {
         return Needs::Covered;
+    }
+    if command.contains("puzzle-definitions.sh") || command.contains("my-puzzle.json") {
+        // Fetches from npm, or names a file of the reader's own.
+        return Needs::Covered;
+    }
+    if command.contains("cubelab puzzle") {
+        return Needs::Definitions;
     }
     // Subgroup tables are small (the README's largest, <U, R>, builds in seconds), and so are
     // the goal tables the examples name, built on first use.
@@ -156,6 +166,13 @@ fn readme_examples_run_as_written() {
             Needs::CubeTables => {
                 assert_eq!(out.status.code(), Some(2), "{command}: {stdout} {stderr}");
                 assert!(stderr.contains("gen-tables"), "{command}: {stderr}");
+            }
+            Needs::Definitions => {
+                assert_eq!(out.status.code(), Some(2), "{command}: {stdout} {stderr}");
+                assert!(
+                    stderr.contains("kpuzzle-definitions.mjs"),
+                    "{command}: {stderr}"
+                );
             }
             Needs::LargeBuild | Needs::Covered => {}
         }
