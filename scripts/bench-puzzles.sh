@@ -3,8 +3,8 @@
 # the same cubing.js definitions and generators, alternating (cubelab, then twips, per puzzle
 # and round) so that the machine's drift affects both alike, one thread each by default. Prints
 # a markdown table: positions, God's number, seconds and peak memory of each (GNU time's
-# elapsed and maximum resident size), the ratios, and whether the counts at every distance
-# agree.
+# elapsed and maximum resident size), the ratios, and whether the two agree on the number of
+# positions and God's number (twips prints no count per distance).
 #
 #   scripts/bench-puzzles.sh [ROUNDS]
 #
@@ -46,13 +46,16 @@ timed() {
   fi
 }
 
-# The counts at each distance from twips's output: its lines "  D: COUNT" (any spacing).
-twips_counts() {
-  grep -E '^[[:space:]]*[0-9]+[[:space:]]*[:|][[:space:]]*[0-9,]+' "$1" |
-    sed -E 's/^[[:space:]]*[0-9]+[[:space:]]*[:|][[:space:]]*([0-9,]+).*/\1/; s/,//g' | paste -sd, -
+# twips's count and depth, as "TOTAL DEPTH": its lines "Found 3_674_160 (...) patterns." and
+# "Maximum depth: 11 moves" (it prints no count per depth).
+twips_total() {
+  local total depth
+  total=$(sed -n 's/^Found \([0-9_]*\).*/\1/p' "$1" | tr -d _)
+  depth=$(sed -n 's/^Maximum depth: \([0-9]*\).*/\1/p' "$1")
+  echo "${total:-?} ${depth:-?}"
 }
 
-echo "| puzzle | moves | positions | God's number | round | cubelab s | cubelab MiB | twips s | twips MiB | time ratio | memory ratio | counts agree |"
+echo "| puzzle | moves | positions | God's number | round | cubelab s | cubelab MiB | twips s | twips MiB | time ratio | memory ratio | total and depth agree |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 while IFS='|' read -r name moves options; do
   [ -n "$name" ] || continue
@@ -61,12 +64,13 @@ while IFS='|' read -r name moves options; do
     # shellcheck disable=SC2086
     ours=$(timed "$out/ours" target/release/cubelab puzzle gods "$def" --moves "$moves" \
       --threads "$threads" --json $options)
-    theirs=$(timed "$out/twips" "$twips" gods-algorithm --generator-moves "$moves" "$def")
+    theirs=$(timed "$out/twips" "$twips" gods-algorithm --num-threads "$threads" \
+      --generator-moves "$moves" "$def")
     read -r our_s our_kib <<<"$ours" || true
     read -r their_s their_kib <<<"$theirs" || true
     total=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total"], d["diameter"], ",".join(map(str, d["counts"])))' "$out/ours" 2>/dev/null || echo "- - -")
-    read -r positions diameter counts <<<"$total"
-    agree=$([ "$(twips_counts "$out/twips")" == "$counts" ] && echo yes || echo "no (see twips's output)")
+    read -r positions diameter _ <<<"$total"
+    agree=$([ "$(twips_total "$out/twips")" == "$positions $diameter" ] && echo yes || echo "no: twips $(twips_total "$out/twips")")
     ratio() { python3 -c "import sys; a,b=sys.argv[1:]; print(f'{float(a)/float(b):.3f}')" "$1" "$2" 2>/dev/null || echo -; }
     mib() { python3 -c "import sys; print(f'{int(sys.argv[1])/1024:.0f}')" "$1" 2>/dev/null || echo -; }
     echo "| $name | $moves | $positions | $diameter | $round | ${our_s:-failed} | $(mib "${our_kib:-}") | ${their_s:-failed} | $(mib "${their_kib:-}") | $(ratio "${our_s:-x}" "${their_s:-x}") | $(ratio "${our_kib:-x}" "${their_kib:-x}") | $agree |"
