@@ -6,7 +6,8 @@
 //! size: a save of another space, encoding or size is refused, never resumed from. It is
 //! written to a temporary file beside it, flushed to disk and renamed over the last one, so
 //! that a run killed mid-write (`kill -9`, a Slurm time limit) leaves the previous depth's
-//! save whole. The table's own checksum (xxh3) is stored and checked on load.
+//! save whole. A checksum (xxh3) of everything after the magic, counts and table alike, is
+//! stored last and checked on load: a flipped bit anywhere is refused, never resumed from.
 
 use super::Pass;
 use crate::packing::Encoding;
@@ -115,11 +116,14 @@ impl Checkpoint {
         if &magic != MAGIC {
             return Err(damaged("not a cubelab checkpoint"));
         }
+        // The checksum covers every word after the magic, then the table.
+        let mut checksum = xxhash_rust::xxh3::Xxh3::new();
         let mut word = || -> Result<u64, CheckpointError> {
             let mut bytes = [0u8; 8];
             reader
                 .read_exact(&mut bytes)
                 .map_err(|_| damaged("cut short"))?;
+            checksum.update(&bytes);
             Ok(u64::from_le_bytes(bytes))
         };
         let (fingerprint, encoding_code, saved_size) = (word()?, word()?, word()?);
@@ -160,12 +164,13 @@ impl Checkpoint {
         }
         let mut packed = vec![0u8; bytes as usize];
         reader.read_exact(&mut packed).map_err(read_err)?;
+        checksum.update(&packed);
         let mut tail = [0u8; 8];
         reader
             .read_exact(&mut tail)
             .map_err(|_| damaged("cut short"))?;
-        if xxhash_rust::xxh3::xxh3_64(&packed) != u64::from_le_bytes(tail) {
-            return Err(damaged("its table's checksum differs"));
+        if checksum.digest() != u64::from_le_bytes(tail) {
+            return Err(damaged("its checksum differs"));
         }
         Ok(Some(Saved {
             packed,
@@ -206,11 +211,12 @@ impl Checkpoint {
         words.extend_from_slice(deepest);
         words.push(packed.len() as u64);
         writer.write_all(MAGIC).map_err(write_err)?;
+        let mut checksum = xxhash_rust::xxh3::Xxh3::new();
         for w in words {
+            checksum.update(&w.to_le_bytes());
             writer.write_all(&w.to_le_bytes()).map_err(write_err)?;
         }
         // Copied a block at a time, not whole: the table may be most of the memory there is.
-        let mut checksum = xxhash_rust::xxh3::Xxh3::new();
         let mut block = vec![0u8; 1 << 20];
         for chunk in packed.chunks(block.len()) {
             let block = &mut block[..chunk.len()];

@@ -28,6 +28,8 @@ pub enum PuzzleError {
         known_names(dir)
     )]
     UnknownPuzzle { name: String, dir: PathBuf },
+    #[error("{} is not a regular file: give a KPuzzle JSON file", .0.display())]
+    NotAFile(PathBuf),
     #[error("cannot read {}: {source}", path.display())]
     Read {
         path: PathBuf,
@@ -101,6 +103,9 @@ pub fn open_definition(
     let as_path = PathBuf::from(name_or_path);
     let path = if as_path.is_file() {
         as_path
+    } else if as_path.exists() {
+        // A FIFO, a device or a folder: never opened, so never waited on.
+        return Err(PuzzleError::NotAFile(as_path));
     } else {
         let dir = data_dir.join(DEFINITIONS);
         let named = dir.join(format!("{name_or_path}.kpuzzle.json"));

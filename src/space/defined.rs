@@ -771,33 +771,21 @@ mod tests {
     #[test]
     fn a_stopped_run_resumes_to_the_same_table() {
         let space = toy_space("U,R,F", Metric::Htm);
+        let run = |checkpoint: &Checkpoint, deepest: usize, max_depth: Option<usize>| {
+            let options = RunOptions {
+                deepest,
+                checkpoint: Some(checkpoint),
+                max_depth,
+            };
+            breadth_first_rows_with(&space, Encoding::Byte, &ProgressBar::hidden(), &options)
+        };
         let whole = breadth_first_rows(&space, Encoding::Byte, &ProgressBar::hidden()).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let checkpoint = Checkpoint::new(dir.path().join("run.bfs"), 7);
-        let stopped = breadth_first_rows_with(
-            &space,
-            Encoding::Byte,
-            &ProgressBar::hidden(),
-            &RunOptions {
-                deepest: 10,
-                checkpoint: Some(&checkpoint),
-                max_depth: Some(6),
-            },
-        )
-        .unwrap();
+        let stopped = run(&checkpoint, 10, Some(6)).unwrap();
         assert_eq!(stopped.histogram, whole.histogram[..7]);
         assert!(checkpoint.exists());
-        let resumed = breadth_first_rows_with(
-            &space,
-            Encoding::Byte,
-            &ProgressBar::hidden(),
-            &RunOptions {
-                deepest: 10,
-                checkpoint: Some(&checkpoint),
-                max_depth: None,
-            },
-        )
-        .unwrap();
+        let resumed = run(&checkpoint, 10, None).unwrap();
         assert_eq!(resumed.histogram, whole.histogram);
         assert_eq!(resumed.packed, whole.packed);
         assert_eq!(resumed.passes.len(), whole.passes.len());
@@ -809,16 +797,13 @@ mod tests {
         }
         // A checkpoint of another space is refused, not resumed from.
         let other = Checkpoint::new(dir.path().join("run.bfs"), 8);
-        let refused = breadth_first_rows_with(
-            &space,
-            Encoding::Byte,
-            &ProgressBar::hidden(),
-            &RunOptions {
-                deepest: 0,
-                checkpoint: Some(&other),
-                max_depth: None,
-            },
-        );
+        let refused = run(&other, 0, None);
         assert!(matches!(refused, Err(crate::bfs::BfsError::Checkpoint(_))));
+        // A bit flipped in the saved counts (not only the table) is found.
+        let mut bytes = std::fs::read(dir.path().join("run.bfs")).unwrap();
+        bytes[16 + 8 * 4 + 8 * 3] ^= 1;
+        std::fs::write(dir.path().join("run.bfs"), bytes).unwrap();
+        let damaged = run(&checkpoint, 0, None);
+        assert!(matches!(damaged, Err(crate::bfs::BfsError::Checkpoint(_))));
     }
 }
