@@ -1,6 +1,7 @@
 //! Ranked state spaces: what the breadth-first engine fills tables over and searches walk. The
 //! traits are here; each module below is one family of spaces over the model's coordinates.
 
+pub mod corner_classes;
 pub mod corners;
 pub mod coset;
 pub mod defined;
@@ -12,6 +13,7 @@ pub mod masks;
 pub mod phase1;
 pub mod pocket;
 pub mod stages;
+pub mod sym_rows;
 pub mod twisted;
 pub mod twophase;
 pub mod ud;

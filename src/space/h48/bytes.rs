@@ -165,7 +165,7 @@ impl H48Space {
     /// Asks for what [`H48Space::index_bytes`] reads first: the corner class.
     #[inline(always)]
     pub fn prefetch_class_bytes(&self, c: &ByteCoord) {
-        crate::space::prefetch(&self.reduce, c.corners() as usize);
+        self.corners.prefetch(c.corners());
     }
 
     /// The table index of `c`: [`H48Space::index`] of the same coordinate.

@@ -34,7 +34,7 @@ mod space;
 
 pub use bytes::ByteCoord;
 
-pub use rows::{H48Rows, H48Step};
+pub use rows::{H48EdgeMaps, H48Rows};
 pub use space::H48Space;
 
 use crate::coord::{rank_combination, rank_digits, unrank_combination, unrank_digits};
@@ -42,11 +42,8 @@ use crate::model::cube::{Corners, Cube3, PackedCube, PieceSet};
 use crate::space::masks::{ALL_SLOTS, compress, deposit, slots_where};
 use serde::{Deserialize, Serialize};
 
-/// Ways for the first tetrad's corners to occupy four of the eight slots.
-pub const SPLITS: u32 = 70;
-pub const TWISTS: u32 = 2_187;
-/// Values of the corner part: split x twist.
-pub const CORNER_VALUES: u32 = SPLITS * TWISTS;
+/// The corner part's values: split x twist (the split of the first tetrad's corners over the slots).
+pub use crate::space::corner_classes::{CORNER_VALUES, SPLITS, TWISTS};
 /// Classes of the corner part under the 48 symmetries (nissy-core's `COCSEP_CLASSES`, tested).
 pub const CORNER_CLASSES: u32 = 3_393;
 /// Ways for the M- and S-slice edges to occupy the twelve slots (the E-slice edges take the

@@ -3,10 +3,11 @@
 
 use super::edge_sym::EdgeSym48;
 use super::*;
-use crate::coord::classes::SymClasses;
-use crate::model::cube::{Edges, Face, Metric, Move, Symmetry};
+use crate::model::cube::{Edges, Face, Metric, Move};
+use crate::space::corner_classes::CornerClasses;
 use crate::space::masks::{EdgeMove, MaskRanks, compress, deposit};
-use crate::space::{MoveSpace, StateSpace, move_table};
+use crate::space::sym_rows::ClassRowSpace;
+use crate::space::{MoveSpace, StateSpace};
 
 /// The coordinate machinery of one member and metric: move tables and slot maps for each part,
 /// the corner classes, and how the symmetries act on the edge masks.
@@ -17,19 +18,13 @@ pub struct H48Space {
     flip_bits: u32,
     pub(super) edge_values: u64,
     pub(crate) moves: Vec<Move>,
-    pub(super) split_moves: Vec<u8>,
-    pub(super) twist_moves: Vec<u16>,
+    /// The corner classes under the 48 symmetries, and the moves on the corner values.
+    pub(super) corners: CornerClasses<6>,
     /// Per turn, then copies of the first ones that no turn number reaches: a turn number
     /// masked to five bits needs no bounds check.
     pub(super) edge_moves: Box<[EdgeMove; 32]>,
     pub(super) byte_moves: Box<[super::bytes::ByteMove; 32]>,
     pub(super) byte_syms: Box<[super::bytes::ByteSym; 64]>,
-    /// Per corner value: `class << 6 | symmetry`.
-    pub(super) reduce: Vec<u32>,
-    /// Per class: its representative's corner part.
-    pub(super) reps: Vec<u32>,
-    /// Per class: the symmetries fixing its representative, beyond the identity.
-    pub(super) stabilizers: Vec<u64>,
     /// Per symmetry, then sixteen copies of the first ones that no index reads: a symmetry
     /// number masked to six bits needs no bounds check.
     pub(super) edge_syms: Box<[EdgeSym48; 64]>,
@@ -46,24 +41,8 @@ impl H48Space {
             corners: corners_of(corners),
             edges: Edges::SOLVED,
         };
-        let classes = SymClasses::new(CORNER_VALUES, &syms, |value, s| {
-            H48Coord::of(&Symmetry::nth(s).conjugate(&corner_cube(value))).corners()
-        });
-        assert_eq!(classes.count() as u32, CORNER_CLASSES);
-        let split_moves = move_table(
-            u64::from(SPLITS),
-            &moves,
-            |split| corner_cube(split as u32 * TWISTS),
-            Cube3::apply,
-            |c| u64::from(H48Coord::of(c).split),
-        );
-        let twist_moves = move_table(
-            u64::from(TWISTS),
-            &moves,
-            |twist| corner_cube(twist as u32),
-            Cube3::apply,
-            |c| u64::from(H48Coord::of(c).twist),
-        );
+        let corners = CornerClasses::new(&moves, &syms, corner_cube, |c| H48Coord::of(c).corners());
+        assert_eq!(corners.count(), CORNER_CLASSES);
         let in_subgroup = moves.iter().enumerate().fold(0, |mask, (turn, m)| {
             mask | u32::from(m.quarter_turns() == 2) << turn
         });
@@ -74,20 +53,10 @@ impl H48Space {
             flips,
             flip_bits,
             edge_values: u64::from(flips.edge_values()),
-            split_moves,
-            twist_moves,
+            corners,
             edge_moves: Box::new(std::array::from_fn(|t| {
                 EdgeMove::new(moves[t % moves.len()])
             })),
-            reduce: (0..CORNER_VALUES)
-                .map(|v| classes.class_of(v) << 6 | u32::from(classes.to_representative(v)))
-                .collect(),
-            reps: (0..CORNER_CLASSES)
-                .map(|c| classes.representative(c))
-                .collect(),
-            stabilizers: (0..CORNER_CLASSES)
-                .map(|c| classes.stabilizer(c) & !1)
-                .collect(),
             edge_syms: Box::new(std::array::from_fn(|s| EdgeSym48::new((s % SYMS) as u8))),
             byte_moves: Box::new(std::array::from_fn(|t| {
                 super::bytes::ByteMove::new(moves[t % moves.len()])
@@ -155,25 +124,20 @@ impl H48Space {
     /// The corner part's split and twist after move number `turn`.
     #[inline(always)]
     pub(super) fn moved_corners(&self, split: u8, twist: u16, turn: usize) -> (u8, u16) {
-        let n = self.moves.len();
-        (
-            self.split_moves[usize::from(split) * n + turn],
-            self.twist_moves[usize::from(twist) * n + turn],
-        )
+        self.corners.moved(split, twist, turn)
     }
 
     /// The class of corner part `corners` and the symmetry that takes it to the class's
     /// representative.
     #[inline(always)]
     pub(super) fn class_and_symmetry(&self, corners: u32) -> (u32, usize) {
-        let reduced = self.reduce[corners as usize];
-        (reduced >> 6, (reduced & 63) as usize)
+        self.corners.class_and_symmetry(corners)
     }
 
     /// Asks for what [`H48Space::index`] reads first for `c`: its corner class.
     #[inline(always)]
     pub fn prefetch_class(&self, c: H48Coord) {
-        crate::space::prefetch(&self.reduce, c.corners() as usize);
+        self.corners.prefetch(c.corners());
     }
 
     /// The table index of a coordinate (one of several for a self-symmetric corner class).
@@ -188,7 +152,7 @@ impl H48Space {
     /// value's masks.
     pub fn coord_of(&self, index: u64) -> H48Coord {
         let edge_values = self.edge_values;
-        let corners = self.reps[(index / edge_values) as usize];
+        let corners = self.corners.representative((index / edge_values) as usize);
         let mut c = self.edge_coord_of((index % edge_values) as u32);
         c.split = (corners / TWISTS) as u8;
         c.twist = (corners % TWISTS) as u16;
@@ -223,7 +187,7 @@ impl H48Space {
         f(index);
         let edge_values = self.edge_values;
         let class = (index / edge_values) as usize;
-        let mut stabilizer = self.stabilizers[class];
+        let mut stabilizer = self.corners.stabilizer(class);
         if stabilizer == 0 {
             return;
         }
@@ -239,7 +203,7 @@ impl H48Space {
     /// The smallest edge value of position `edge` of class `class`'s row over the symmetries
     /// that fix the class's representative.
     fn smallest_edge(&self, class: usize, edge: u32) -> u32 {
-        let mut stabilizer = self.stabilizers[class];
+        let mut stabilizer = self.corners.stabilizer(class);
         let c = self.edge_coord_of(edge);
         let mut best = edge;
         while stabilizer != 0 {
@@ -283,10 +247,24 @@ impl StateSpace for H48Space {
     fn representative(&self, state: u64) -> u64 {
         let edge_values = self.edge_values;
         let class = (state / edge_values) as usize;
-        if self.stabilizers[class] == 0 {
+        if self.corners.stabilizer(class) == 0 {
             return state;
         }
         let edge = (state % edge_values) as u32;
         class as u64 * edge_values + u64::from(self.smallest_edge(class, edge))
+    }
+}
+
+impl ClassRowSpace for H48Space {
+    fn row_len(&self) -> u64 {
+        self.edge_values
+    }
+
+    fn class_step(&self, class: usize, turn: usize) -> (u32, usize) {
+        self.corners.step(class, turn)
+    }
+
+    fn stabilizer(&self, class: usize) -> u64 {
+        self.corners.stabilizer(class)
     }
 }

@@ -164,10 +164,10 @@ fn corner_part_distances_equal_nissys_counts() {
         let d = histogram.len() as u8;
         let mut next = Vec::new();
         for &value in &frontier {
-            let (split, twist) = ((value / TWISTS) as usize, (value % TWISTS) as usize);
+            let (split, twist) = ((value / TWISTS) as u8, (value % TWISTS) as u16);
             for turn in 0..n {
-                let moved = u32::from(SPACE.split_moves[split * n + turn]) * TWISTS
-                    + u32::from(SPACE.twist_moves[twist * n + turn]);
+                let (split, twist) = SPACE.corners.moved(split, twist, turn);
+                let moved = u32::from(split) * TWISTS + u32::from(twist);
                 if depth[moved as usize] == u8::MAX {
                     depth[moved as usize] = d;
                     next.push(moved);

@@ -30,25 +30,21 @@ mod masks;
 mod rows;
 mod space;
 
-pub use rows::{UdRows, UdStep};
+pub use rows::{UdEdgeMaps, UdRows};
 pub use space::UdSpace;
 
 use super::move_table;
-use crate::coord::classes::SymClasses;
 use crate::coord::{
     rank_arrangement, rank_combination, rank_digits, unrank_arrangement, unrank_combination,
     unrank_digits,
 };
 use crate::model::cube::{Corners, Cube3, Edges, Face, Metric, Move, Symmetry};
 use crate::space::masks::slots_where;
-use crate::space::{MoveSpace, RowSpace, StateSpace};
+use crate::space::{MoveSpace, StateSpace};
 use serde::{Deserialize, Serialize};
 
-/// Ways for the four U-layer corners (pieces URF UFL ULB UBR) to occupy four slots.
-pub const SPLITS: u32 = 70;
-pub const TWISTS: u32 = 2_187;
-/// Values of the corner part: split x twist.
-pub const CORNER_VALUES: u32 = SPLITS * TWISTS;
+/// The corner part's values: split x twist (the split of the four U-layer corners (pieces URF UFL ULB UBR) over the slots).
+pub use crate::space::corner_classes::{CORNER_VALUES, SPLITS, TWISTS};
 /// Classes of the corner part under the 16 U-D symmetries (Rokicki's count, tested).
 pub const CORNER_CLASSES: u32 = 9_930;
 /// Ways for the four E-slice edges to occupy four of the twelve slots.

@@ -1,6 +1,7 @@
-//! The coset space laid out in rows for the engine's row pass ([`UdRows`]).
+//! The ud spaces laid out in rows for the engine's row pass ([`UdRows`]): their edge maps.
 
 use super::*;
+use crate::space::sym_rows::{EdgeMaps, SymRows};
 
 /// How a move or a symmetry changes the edge part of an index, one part at a time. Each part
 /// after it depends only on that part and the E-slice edges' slots before it: the slots go to
@@ -80,26 +81,28 @@ impl EdgePartMaps {
     }
 }
 
-/// A [`UdSpace`] laid out in rows for the breadth-first engine: row `class` holds the class's
-/// edge values. A move takes the class representative's corners to one corner value, so the
-/// whole row goes into one row, through the move and then the symmetry that reduces the
-/// destination's corners; on the edge values both act by small tables ([`EdgePartMaps`]).
-pub struct UdRows<'a> {
-    pub(super) space: &'a UdSpace,
-    pub(super) moves: EdgePartMaps,
+/// How moves and the 16 U-D symmetries change a [`UdSpace`]'s edge values.
+pub struct UdEdgeMaps {
+    moves: EdgePartMaps,
     /// The 16 U-D symmetries, numbered as in `Symmetry::ud()`.
-    pub(super) syms: EdgePartMaps,
+    syms: EdgePartMaps,
 }
 
-/// What one move does to a row of a [`UdRows`]: the move, the symmetry that reduces the
-/// destination, and the symmetries that fix the destination class (whose positions are
-/// reduced to the smallest of their images).
-#[derive(Clone, Copy, Debug)]
-pub struct UdStep {
-    pub(super) turn: usize,
-    pub(super) sym: usize,
-    pub(super) stabilizer: u16,
+impl EdgeMaps for UdEdgeMaps {
+    #[inline(always)]
+    fn moved(&self, turn: usize, edge: u32) -> u32 {
+        self.moves.apply(turn, edge)
+    }
+
+    #[inline(always)]
+    fn conjugated(&self, sym: usize, edge: u32) -> u32 {
+        self.syms.apply(sym, edge)
+    }
 }
+
+/// A [`UdSpace`] laid out in rows for the breadth-first engine (see [`SymRows`]); on the edge
+/// values moves and symmetries act by small tables ([`EdgePartMaps`]).
+pub type UdRows<'a> = SymRows<'a, UdSpace, UdEdgeMaps>;
 
 impl<'a> UdRows<'a> {
     pub fn new(space: &'a UdSpace) -> UdRows<'a> {
@@ -112,86 +115,9 @@ impl<'a> UdRows<'a> {
         let syms = EdgePartMaps::new(shape, SYMS, |sym, edge| {
             value_of(space.conjugate_edges(&space.edge_coord_of(edge), sym))
         });
-        UdRows { space, moves, syms }
-    }
-
-    /// The smallest of an edge value's images under the symmetries of `stabilizer` and the
-    /// identity: the representative within a row whose class they fix.
-    #[inline(always)]
-    pub(super) fn smallest_image(&self, mut stabilizer: u16, position: u32) -> u32 {
-        let mut best = position;
-        while stabilizer != 0 {
-            let sym = stabilizer.trailing_zeros() as usize;
-            stabilizer &= stabilizer - 1;
-            best = best.min(self.syms.apply(sym, position));
+        SymRows {
+            space,
+            edges: UdEdgeMaps { moves, syms },
         }
-        best
-    }
-}
-
-impl MoveSpace for UdRows<'_> {
-    fn move_count(&self) -> usize {
-        self.space.move_count()
-    }
-
-    fn apply(&self, state: u64, turn: usize) -> u64 {
-        self.space.apply(state, turn)
-    }
-}
-
-impl StateSpace for UdRows<'_> {
-    fn size(&self) -> u64 {
-        self.space.size()
-    }
-
-    fn goals(&self) -> Vec<u64> {
-        self.space.goals()
-    }
-
-    fn has_duplicates(&self) -> bool {
-        true
-    }
-
-    fn representative(&self, state: u64) -> u64 {
-        self.space.representative(state)
-    }
-}
-
-impl RowSpace for UdRows<'_> {
-    type Step = UdStep;
-
-    fn row_len(&self) -> u64 {
-        self.space.shape.edge_values().into()
-    }
-
-    fn step(&self, row: u64, turn: usize) -> (u64, UdStep) {
-        let space = self.space;
-        let corners = space.reps[row as usize];
-        let n = space.moves.len();
-        let split = space.split_moves[(corners / TWISTS) as usize * n + turn];
-        let twist = space.twist_moves[(corners % TWISTS) as usize * n + turn];
-        let reduced = space.reduce[(u32::from(split) * TWISTS + u32::from(twist)) as usize];
-        let class = reduced >> 4;
-        let step = UdStep {
-            turn,
-            sym: (reduced & 15) as usize,
-            stabilizer: space.stabilizers[class as usize],
-        };
-        (u64::from(class), step)
-    }
-
-    #[inline(always)]
-    fn position(&self, step: UdStep, position: u32) -> u32 {
-        let moved = self.moves.apply(step.turn, position);
-        let image = self.syms.apply(step.sym, moved);
-        self.smallest_image(step.stabilizer, image)
-    }
-
-    fn row_has_duplicates(&self, row: u64) -> bool {
-        self.space.stabilizers[row as usize] != 0
-    }
-
-    fn row_representative(&self, row: u64, position: u32) -> u32 {
-        self.smallest_image(self.space.stabilizers[row as usize], position)
     }
 }

@@ -3,24 +3,20 @@
 
 use super::masks::*;
 use super::*;
+use crate::space::corner_classes::CornerClasses;
 use crate::space::masks::*;
+use crate::space::sym_rows::ClassRowSpace;
 
 /// The coordinate machinery of one shape and metric: move tables and slot maps for each part,
 /// the corner classes, and how the symmetries act on the edge parts.
 pub struct UdSpace {
     pub(super) shape: Shape,
     pub(super) moves: Vec<Move>,
-    pub(super) split_moves: Vec<u8>,
-    pub(super) twist_moves: Vec<u16>,
+    /// The corner classes under the 16 U-D symmetries, and the moves on the corner values.
+    pub(super) corners: CornerClasses<4>,
     pub(super) edge_moves: Vec<EdgeMove>,
     /// For [`EdgePlaces::SliceOrder`], per slice rank, order and turn: the order after it.
     pub(super) order_moves: Vec<u8>,
-    /// Per corner value: `class << 4 | symmetry` (an index into `Symmetry::ud()`).
-    pub(super) reduce: Vec<u32>,
-    /// Per class: its representative's corner part.
-    pub(super) reps: Vec<u32>,
-    /// Per class: the symmetries fixing its representative, beyond the identity.
-    pub(super) stabilizers: Vec<u16>,
     pub(super) edge_syms: [EdgeSym; SYMS],
     /// For [`EdgePlaces::SliceOrder`], per slice rank, order and symmetry: the conjugate's.
     pub(super) order_syms: Vec<u8>,
@@ -35,25 +31,9 @@ impl UdSpace {
             corners: corners_of(corners),
             edges: Edges::SOLVED,
         };
-        let classes = SymClasses::new(CORNER_VALUES, syms, |value, s| {
-            UdCoord::of(&Symmetry::nth(s).conjugate(&corner_cube(value)), shape).corners()
-        });
-        assert_eq!(classes.count() as u32, CORNER_CLASSES);
         let coord = |cube: &Cube3| UdCoord::of(cube, shape);
-        let split_moves = move_table(
-            u64::from(SPLITS),
-            &moves,
-            |split| corner_cube(split as u32 * TWISTS),
-            Cube3::apply,
-            |c| u64::from(coord(c).split),
-        );
-        let twist_moves = move_table(
-            u64::from(TWISTS),
-            &moves,
-            |twist| corner_cube(twist as u32),
-            Cube3::apply,
-            |c| u64::from(coord(c).twist),
-        );
+        let corners = CornerClasses::new(&moves, syms, corner_cube, |c| coord(c).corners());
+        assert_eq!(corners.count(), CORNER_CLASSES);
         let ranks = MaskRanks::new();
         let order_cube = |value: u64| {
             let slice = u32::from(ranks.mask12[(value / 24) as usize]);
@@ -84,19 +64,9 @@ impl UdSpace {
         };
         UdSpace {
             shape,
-            split_moves,
-            twist_moves,
+            corners,
             edge_moves: moves.iter().map(|&m| EdgeMove::new(m)).collect(),
             order_moves,
-            reduce: (0..CORNER_VALUES)
-                .map(|v| classes.class_of(v) << 4 | u32::from(classes.to_representative(v)))
-                .collect(),
-            reps: (0..CORNER_CLASSES)
-                .map(|c| classes.representative(c))
-                .collect(),
-            stabilizers: (0..CORNER_CLASSES)
-                .map(|c| (classes.stabilizer(c) & !1) as u16)
-                .collect(),
             edge_syms: std::array::from_fn(|i| EdgeSym::new(syms[i])),
             order_syms,
             ranks,
@@ -124,9 +94,10 @@ impl UdSpace {
         } else {
             0
         };
+        let (split, twist) = self.corners.moved(c.split, c.twist, turn);
         UdCoord {
-            split: self.split_moves[usize::from(c.split) * n + turn],
-            twist: self.twist_moves[usize::from(c.twist) * n + turn],
+            split,
+            twist,
             slice: edge.slots.apply(c.slice.into()) as u16,
             layer: edge.slots.apply(c.layer.into()) as u16,
             order,
@@ -171,14 +142,13 @@ impl UdSpace {
     /// Asks for what [`UdSpace::index`] reads first for `c`: its corner class.
     #[inline(always)]
     pub fn prefetch_class(&self, c: UdCoord) {
-        crate::space::prefetch(&self.reduce, c.corners() as usize);
+        self.corners.prefetch(c.corners());
     }
 
     /// The table index of a coordinate (one of several for a self-symmetric corner class).
     #[inline]
     pub fn index(&self, c: UdCoord) -> u64 {
-        let reduced = self.reduce[c.corners() as usize];
-        let (class, sym) = (reduced >> 4, (reduced & 15) as usize);
+        let (class, sym) = self.corners.class_and_symmetry(c.corners());
         let (slice, places, flips) = self.conjugate_edges(&c, sym);
         u64::from(class) * u64::from(self.shape.edge_values())
             + u64::from(self.edge_value(slice, places, flips))
@@ -188,7 +158,7 @@ impl UdSpace {
     /// that are zero where the shape keeps none.
     pub fn coord_of(&self, index: u64) -> UdCoord {
         let edge_values = u64::from(self.shape.edge_values());
-        let corners = self.reps[(index / edge_values) as usize];
+        let corners = self.corners.representative((index / edge_values) as usize);
         let mut c = self.edge_coord_of((index % edge_values) as u32);
         c.split = (corners / TWISTS) as u8;
         c.twist = (corners % TWISTS) as u16;
@@ -257,7 +227,7 @@ impl StateSpace for UdSpace {
     fn representative(&self, state: u64) -> u64 {
         let edge_values = u64::from(self.shape.edge_values());
         let class = (state / edge_values) as usize;
-        let mut stabilizer = self.stabilizers[class];
+        let mut stabilizer = self.corners.stabilizer(class);
         if stabilizer == 0 {
             return state;
         }
@@ -270,5 +240,19 @@ impl StateSpace for UdSpace {
             best = best.min(u64::from(self.edge_value(slice, places, flips)));
         }
         class as u64 * edge_values + best
+    }
+}
+
+impl ClassRowSpace for UdSpace {
+    fn row_len(&self) -> u64 {
+        self.shape.edge_values().into()
+    }
+
+    fn class_step(&self, class: usize, turn: usize) -> (u32, usize) {
+        self.corners.step(class, turn)
+    }
+
+    fn stabilizer(&self, class: usize) -> u64 {
+        self.corners.stabilizer(class)
     }
 }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::space::RowSpace;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 
