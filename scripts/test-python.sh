@@ -15,6 +15,9 @@ data=target/test-data
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check pytest numpy pandas pandas-stubs \
     matplotlib mypy nbclient ipykernel
+# `test-python.sh prepare`: only the environment and its packages (downloads, which
+# scripts/test.sh runs while the Rust part compiles).
+if [[ ${1:-} == prepare ]]; then exit 0; fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check ./python
 # The binaries as the Rust tests built them: a plain `cargo build` resolves the dependencies'
 # features without the test-only ones and would compile everything again (a minute or more).

@@ -64,10 +64,20 @@ mkdir -p target
 packages_log=target/test-packages.log
 scripts/install-test-packages.sh "${wanted[@]}" >"$packages_log" 2>&1 &
 packages=$!
+# So do the Python part's packages from PyPI.
+python_log=target/test-python-prepare.log
+python_prepared=
+if [[ $skip != *" python "* ]]; then
+  scripts/test-python.sh prepare >"$python_log" 2>&1 &
+  python_prepared=$!
+fi
 part rust cargo test --release
 part puzzles scripts/test-puzzles.sh
 wait "$packages" || echo "== packages: the background install failed (target/test-packages.log); the parts try again"
 part slurm scripts/slurm/test-local-cluster.sh
+if [[ -n $python_prepared ]]; then
+  wait "$python_prepared" || echo "== python: the background install failed ($python_log); the part tries again"
+fi
 part python scripts/test-python.sh
 part browser scripts/test-browser.sh
 # CI's checkout is thrown away after the run, and its machine's disk can be small (a run once

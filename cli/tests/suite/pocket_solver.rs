@@ -3,33 +3,21 @@
 
 use crate::common;
 
+use cubelab::catalogue::TableKind;
 use cubelab::model::cube::{Cube2, Face, Metric, Move, Rotation};
 use cubelab::model::notation::parse_moves;
 use cubelab::packing::nibble;
 use cubelab::search::descent::MoveSpace;
 use cubelab::search::pocket::PocketSolver;
 use cubelab::space::pocket;
-use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::OnceLock;
+use std::path::Path;
 
-/// Both 2x2 tables, built once for this test binary.
-fn data_dir() -> &'static PathBuf {
-    static DIR: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    &DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        for metric in Metric::BOTH {
-            let id =
-                cubelab::catalogue::TableId::new(cubelab::catalogue::TableKind::Pocket, metric);
-            cubelab::catalogue::build(id, dir.path(), &ProgressBar::hidden()).unwrap();
-        }
-        let path = dir.path().to_path_buf();
-        (dir, path)
-    })
-    .1
+/// Both 2x2 tables, in the suite's shared directory.
+fn data_dir() -> &'static Path {
+    common::shared(&[TableKind::Pocket], &Metric::BOTH)
 }
 
 fn solver(metric: Metric) -> PocketSolver {

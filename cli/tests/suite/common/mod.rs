@@ -89,58 +89,133 @@ impl NearSolved {
     }
 }
 
-/// One directory of tables for the whole suite: each table is built the first time a test asks
-/// for it and then read by every test that only reads tables, so the two-phase tables (25 s)
-/// or the corner table are built once, not once per test file. Tests that damage, rebuild or
+/// The directory where the suite keeps what it builds for many tests, between runs:
+/// `suite-<build>` in Cargo's scratch directory for integration tests (`target/tmp`), named
+/// for this test binary's size and modification time. A second run of the same build reads
+/// what the first one built, and each read checks it (a table's checksum, the exact entries'
+/// histogram); a change to the code links a new binary, whose run builds everything afresh
+/// into a new directory and removes those of earlier builds.
+pub fn build_cache() -> &'static std::path::Path {
+    use std::sync::OnceLock;
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap();
+        let meta = std::fs::metadata(&exe).unwrap();
+        let modified = meta
+            .modified()
+            .unwrap()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap();
+        let name = format!("suite-{:x}-{:x}", meta.len(), modified.as_nanos());
+        let scratch = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+        if let Ok(entries) = std::fs::read_dir(scratch) {
+            for entry in entries.flatten() {
+                let other = entry.file_name().to_string_lossy().into_owned();
+                if other.starts_with("suite-") && other != name {
+                    let _ = std::fs::remove_dir_all(entry.path());
+                }
+            }
+        }
+        let dir = scratch.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    })
+}
+
+/// One directory of tables for the whole suite ([`build_cache`]): each table is built the
+/// first time a test asks for it (unless a run of the same build left it there, whole and
+/// checked) and then read by every test that only reads tables, so the two-phase tables or
+/// the corner table are built once, not once per test file. Tests that damage, rebuild or
 /// remove tables use a [`BuiltTables`] or a directory of their own.
 pub fn shared_tables(
     tables: &[(cubelab::catalogue::TableKind, Metric)],
 ) -> &'static std::path::Path {
-    use std::sync::{Mutex, OnceLock};
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    use cubelab::table::Verify;
+    use std::sync::Mutex;
     static BUILT: Mutex<Vec<cubelab::catalogue::TableId>> = Mutex::new(Vec::new());
-    let dir = DIR.get_or_init(|| tempfile::tempdir().unwrap());
+    let dir = build_cache().join("tables");
+    std::fs::create_dir_all(&dir).unwrap();
     // Held while building: a second test asking for the same table waits for it.
     let mut built = BUILT.lock().unwrap_or_else(|e| e.into_inner());
     for &(kind, metric) in tables {
         let id = cubelab::catalogue::TableId::new(kind, metric);
-        if !built.contains(&id) {
-            cubelab::catalogue::build(id, dir.path(), &indicatif::ProgressBar::hidden()).unwrap();
-            built.push(id);
+        if built.contains(&id) {
+            continue;
         }
+        if id.open(&dir, Verify::Always).is_err() {
+            cubelab::catalogue::build(id, &dir, &indicatif::ProgressBar::hidden()).unwrap();
+        }
+        built.push(id);
     }
-    dir.path()
+    Box::leak(dir.into_boxed_path())
 }
 
 /// The exact entries of `h48-parity` in `metric`, by the engine's row pass (about 50 s of two
 /// cores a metric), searched once for the whole suite: the tests that compare against them and
-/// the table files they are written into share one search instead of four.
+/// the table files they are written into share one search instead of four. Kept in
+/// [`build_cache`] for the next run of the same build, with the histogram it checks them by.
 pub fn h48_parity_exact(metric: Metric) -> &'static cubelab::bfs::BfsOutcome {
+    use cubelab::packing::Encoding;
     use cubelab::space::h48::{H48Flips, H48Rows, H48Space};
     use std::sync::OnceLock;
     static EXACT: [OnceLock<cubelab::bfs::BfsOutcome>; 2] = [OnceLock::new(), OnceLock::new()];
     let slot = &EXACT[usize::from(metric == Metric::Qtm)];
     slot.get_or_init(|| {
+        let entries = build_cache().join(format!("h48-parity-{}.nibbles", metric.name()));
+        let histogram = entries.with_extension("histogram.json");
+        let kept = std::fs::read(&entries).ok().zip(
+            std::fs::read(&histogram)
+                .ok()
+                .and_then(|text| serde_json::from_slice::<Vec<u64>>(&text).ok()),
+        );
+        if let Some((packed, histogram)) = kept {
+            let mut counts = vec![0u64; histogram.len()];
+            let space_entries = H48Flips::Parity.entries();
+            for index in 0..space_entries {
+                let d = cubelab::packing::nibble(&packed, index);
+                if let Some(count) = counts.get_mut(usize::from(d)) {
+                    *count += 1;
+                }
+            }
+            if counts == histogram && packed.len() as u64 == space_entries.div_ceil(2) {
+                return cubelab::bfs::BfsOutcome {
+                    encoding: Encoding::Nibble,
+                    packed,
+                    histogram,
+                    passes: Vec::new(),
+                    deepest: Vec::new(),
+                };
+            }
+        }
         let space = H48Space::new(H48Flips::Parity, metric);
-        cubelab::bfs::breadth_first_rows(
+        let exact = cubelab::bfs::breadth_first_rows(
             &H48Rows::new(&space),
-            cubelab::packing::Encoding::Nibble,
+            Encoding::Nibble,
             &indicatif::ProgressBar::hidden(),
         )
-        .unwrap()
+        .unwrap();
+        std::fs::write(&entries, &exact.packed).unwrap();
+        std::fs::write(&histogram, serde_json::to_vec(&exact.histogram).unwrap()).unwrap();
+        exact
     })
 }
 
 /// A directory with `h48-parity` in both metrics, written from [`h48_parity_exact`] by the
-/// catalogue's own writer (what `gen-tables h48-parity` runs after its search).
+/// catalogue's own writer (what `gen-tables h48-parity` runs after its search), in
+/// [`build_cache`] (a file left there by a run of the same build is read if it checks).
 pub fn h48_parity_dir() -> &'static std::path::Path {
     use cubelab::catalogue::{TableId, TableKind, write_h48};
+    use cubelab::table::Verify;
     use std::sync::OnceLock;
-    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
+        let dir = build_cache().join("h48-parity");
+        std::fs::create_dir_all(&dir).unwrap();
         for metric in Metric::BOTH {
             let id = TableId::new(TableKind::H48Parity, metric);
+            if id.open(&dir, Verify::Always).is_ok() {
+                continue;
+            }
             let exact = h48_parity_exact(metric);
             let copy = cubelab::bfs::BfsOutcome {
                 encoding: exact.encoding,
@@ -149,11 +224,10 @@ pub fn h48_parity_dir() -> &'static std::path::Path {
                 passes: exact.passes.clone(),
                 deepest: exact.deepest.clone(),
             };
-            write_h48(&[id], dir.path(), copy).unwrap();
+            write_h48(&[id], &dir, copy).unwrap();
         }
         dir
     })
-    .path()
 }
 
 /// The tables of `kinds` in `metrics`, in the suite's shared directory.
