@@ -14,6 +14,7 @@ pub mod into_h;
 pub mod last_layer;
 pub mod layers;
 pub mod pocket;
+pub mod puzzle;
 pub mod symmetry;
 pub mod twophase;
 mod walk;

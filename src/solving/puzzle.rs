@@ -8,6 +8,8 @@ use crate::model::kpuzzle::{
     DefinitionError, Generators, GeneratorsError, KPuzzleDefinition, Metric, Pattern,
 };
 use crate::packing::Encoding;
+use crate::search::puzzle::{Projection, ProjectionError, PuzzleSolveError};
+pub use crate::search::puzzle::{PuzzleLimits, PuzzleSolver};
 use crate::space::MoveSpace;
 use crate::space::defined::{DefinedSpace, DefinedSpaceError};
 use crate::support::units::{human_bytes, thousands};
@@ -63,6 +65,20 @@ pub enum PuzzleError {
         "the search reached {reached} states where the group has {expected}: the ranking of this definition is wrong (a defect; please report it with the definition)"
     )]
     CountDiffers { reached: u64, expected: u64 },
+    #[error(
+        "no projection of this puzzle fits {per_table} states a table: give a larger --table-states, or ignore an orbit's orientation"
+    )]
+    NoProjection { per_table: String },
+    #[error("--scramble '{0}': {1}")]
+    Scramble(String, String),
+    #[error(
+        "'{0}' makes a position these moves cannot solve: give a scramble in the generator moves, or moves that generate it"
+    )]
+    Unsolvable(String),
+    #[error(
+        "the solution '{solution}' found for '{scramble}' does not solve it in the length the search proved (a defect; please report it with the definition)"
+    )]
+    WrongSolution { scramble: String, solution: String },
 }
 
 /// The names of the definitions in `dir`, for an error message.
@@ -139,6 +155,26 @@ pub struct SpaceRequest {
     pub ignore_orientation: Vec<String>,
 }
 
+/// The generator moves of `request`, and the orbits (indices) whose orientation it leaves out.
+fn parse_request(
+    definition: &KPuzzleDefinition,
+    request: &SpaceRequest,
+) -> Result<(Generators, Vec<usize>), PuzzleError> {
+    let generators =
+        Generators::parse(definition, &request.moves, request.metric).map_err(Box::new)?;
+    let ignored = request
+        .ignore_orientation
+        .iter()
+        .map(|name| {
+            definition.orbit_index(name).ok_or_else(|| {
+                let names: Vec<&str> = definition.orbits().iter().map(|o| o.name()).collect();
+                PuzzleError::UnknownOrbit(name.clone(), names.join(", "))
+            })
+        })
+        .collect::<Result<Vec<usize>, _>>()?;
+    Ok((generators, ignored))
+}
+
 /// A puzzle's space as asked: the definition, its moves and the ranked states.
 pub struct PuzzleSpace {
     pub generators: Generators,
@@ -152,18 +188,7 @@ impl PuzzleSpace {
         definition: &KPuzzleDefinition,
         request: &SpaceRequest,
     ) -> Result<PuzzleSpace, PuzzleError> {
-        let generators =
-            Generators::parse(definition, &request.moves, request.metric).map_err(Box::new)?;
-        let ignored = request
-            .ignore_orientation
-            .iter()
-            .map(|name| {
-                definition.orbit_index(name).ok_or_else(|| {
-                    let names: Vec<&str> = definition.orbits().iter().map(|o| o.name()).collect();
-                    PuzzleError::UnknownOrbit(name.clone(), names.join(", "))
-                })
-            })
-            .collect::<Result<Vec<usize>, _>>()?;
+        let (generators, ignored) = parse_request(definition, request)?;
         let goal = definition.default_pattern().clone();
         let space = DefinedSpace::new(definition, &generators, &goal, &ignored)?;
         Ok(PuzzleSpace {
@@ -417,4 +442,329 @@ fn fingerprint(name: &str, puzzle: &PuzzleSpace) -> u64 {
         puzzle.generators.metric()
     );
     xxhash_rust::xxh3::xxh3_64(text.as_bytes())
+}
+
+/// Which pieces and twists a projection keeps: per orbit, the piece values it tells apart
+/// (the others become one blank value) and whether it keeps the orbit's twists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ProjectionSpec {
+    pub keep: Vec<Vec<u16>>,
+    pub twists: Vec<bool>,
+}
+
+/// The value every piece a projection does not tell apart takes.
+const BLANK: u16 = u16::MAX;
+
+impl ProjectionSpec {
+    /// Per orbit, per piece value of `goal`: its value in the projection.
+    fn relabel(&self, goal: &Pattern) -> Vec<Vec<u16>> {
+        goal.orbits()
+            .iter()
+            .zip(&self.keep)
+            .map(|(orbit, keep)| {
+                let top = orbit.pieces().iter().copied().max().unwrap_or(0);
+                (0..=top)
+                    .map(|v| if keep.contains(&v) { v } else { BLANK })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn ignored(&self) -> Vec<usize> {
+        (0..self.twists.len())
+            .filter(|&o| !self.twists[o])
+            .collect()
+    }
+
+    /// Both projections' pieces and twists.
+    fn union(&self, other: &ProjectionSpec) -> ProjectionSpec {
+        ProjectionSpec {
+            keep: self
+                .keep
+                .iter()
+                .zip(&other.keep)
+                .map(|(a, b)| {
+                    let mut both = a.clone();
+                    both.extend(b.iter().filter(|v| !a.contains(v)));
+                    both.sort_unstable();
+                    both
+                })
+                .collect(),
+            twists: self
+                .twists
+                .iter()
+                .zip(&other.twists)
+                .map(|(a, b)| *a || *b)
+                .collect(),
+        }
+    }
+
+    /// What it keeps, for people: `CORNERS pieces 0-7 + twists, EDGES twists`.
+    pub fn describe(&self, definition: &KPuzzleDefinition, goal: &Pattern) -> String {
+        let mut out = Vec::new();
+        for (o, orbit) in definition.orbits().iter().enumerate() {
+            let values = distinct_values(goal, o);
+            let pieces = match self.keep[o].len() {
+                0 => None,
+                n if n == values.len() => Some("pieces".to_string()),
+                _ => Some(format!("pieces {}", ranges(&self.keep[o]))),
+            };
+            let twists = self.twists[o].then(|| "twists".to_string());
+            let what: Vec<String> = pieces.into_iter().chain(twists).collect();
+            if !what.is_empty() {
+                out.push(format!("{} {}", orbit.name(), what.join(" + ")));
+            }
+        }
+        if out.is_empty() {
+            "nothing".to_string()
+        } else {
+            out.join(", ")
+        }
+    }
+}
+
+/// `0-3,7` for 0 1 2 3 7.
+fn ranges(values: &[u16]) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < values.len() {
+        let mut j = i;
+        while j + 1 < values.len() && values[j + 1] == values[j] + 1 {
+            j += 1;
+        }
+        out.push(if i == j {
+            values[i].to_string()
+        } else {
+            format!("{}-{}", values[i], values[j])
+        });
+        i = j + 1;
+    }
+    out.join(",")
+}
+
+/// The distinct piece values of orbit `orbit` in `goal`, sorted.
+fn distinct_values(goal: &Pattern, orbit: usize) -> Vec<u16> {
+    let mut values = goal.orbits()[orbit].pieces().to_vec();
+    values.sort_unstable();
+    values.dedup();
+    values
+}
+
+/// The projections a solver uses by default, each of at most `per_table` states: the whole
+/// puzzle where it fits (the search is then a walk down one exact table); else, orbit by
+/// orbit, its pieces and twists together, or as many of its pieces as fit with the twists
+/// (the pieces split into groups of that size, one projection a group), or the pieces and
+/// the twists apart; then the smallest two merged while their union fits. Orbits in
+/// `ignored` keep no twists anywhere.
+pub fn default_projections(
+    definition: &KPuzzleDefinition,
+    generators: &Generators,
+    goal: &Pattern,
+    ignored: &[usize],
+    per_table: u64,
+) -> Vec<ProjectionSpec> {
+    let orbits = definition.orbits().len();
+    let states = |spec: &ProjectionSpec| -> Option<u64> {
+        let mut all_ignored = spec.ignored();
+        all_ignored.extend_from_slice(ignored);
+        let relabelled = goal.relabelled(&spec.relabel(goal));
+        DefinedSpace::states_of(definition, generators, &relabelled, &all_ignored)
+            .ok()
+            .and_then(|n| u64::try_from(n).ok())
+    };
+    let fits = |spec: &ProjectionSpec| states(spec).is_some_and(|n| n <= per_table);
+    let twists_matter = |o: usize| !ignored.contains(&o) && !goal.orbits()[o].orientation_ignored();
+    let empty = ProjectionSpec {
+        keep: vec![Vec::new(); orbits],
+        twists: vec![false; orbits],
+    };
+    let whole = ProjectionSpec {
+        keep: (0..orbits).map(|o| distinct_values(goal, o)).collect(),
+        twists: (0..orbits).map(twists_matter).collect(),
+    };
+    if fits(&whole) {
+        return vec![whole];
+    }
+    let mut specs: Vec<ProjectionSpec> = Vec::new();
+    for o in 0..orbits {
+        let values = distinct_values(goal, o);
+        let with = |keep: &[u16], twists: bool| {
+            let mut spec = empty.clone();
+            spec.keep[o] = keep.to_vec();
+            spec.twists[o] = twists && twists_matter(o);
+            spec
+        };
+        // Pieces in groups as large as fit, with the twists if they fit too.
+        let twisted = twists_matter(o);
+        let mut placed = false;
+        for twists in [true, false] {
+            if !twists && !twisted {
+                break;
+            }
+            if let Some(k) = (1..=values.len())
+                .rev()
+                .find(|&k| fits(&with(&values[..k], twists)))
+            {
+                if values.len() > 1 || twists {
+                    specs.extend(values.chunks(k).map(|group| with(group, twists)));
+                }
+                if !twists && twisted {
+                    let alone = with(&[], true);
+                    if fits(&alone) {
+                        specs.push(alone);
+                    }
+                }
+                placed = true;
+                break;
+            }
+        }
+        if !placed && twisted {
+            let alone = with(&[], true);
+            if fits(&alone) {
+                specs.push(alone);
+            }
+        }
+    }
+    // A projection that tells nothing apart bounds nothing.
+    specs.retain(|spec| states(spec).is_some_and(|n| n > 1));
+    // Merge the two smallest while their union fits.
+    loop {
+        specs.sort_by_key(|spec| states(spec).unwrap_or(u64::MAX));
+        let merged = (1..specs.len()).find_map(|j| {
+            let union = specs[0].union(&specs[j]);
+            fits(&union).then_some((j, union))
+        });
+        match merged {
+            Some((j, union)) => {
+                specs.remove(j);
+                specs[0] = union;
+            }
+            None => break,
+        }
+    }
+    specs
+}
+
+/// What a solver is asked for.
+#[derive(Clone, Debug)]
+pub struct SolverRequest {
+    pub space: SpaceRequest,
+    /// The most states (one byte each) one projection's table may hold.
+    pub per_table: u64,
+}
+
+/// A puzzle's optimal solver: its projections' tables filled by the engine.
+pub fn open_solver(
+    definition: &KPuzzleDefinition,
+    request: &SolverRequest,
+    progress: &ProgressBar,
+) -> Result<PuzzleSolver, PuzzleError> {
+    let (generators, ignored) = parse_request(definition, &request.space)?;
+    let goal = definition.default_pattern().clone();
+    let specs = default_projections(definition, &generators, &goal, &ignored, request.per_table);
+    if specs.is_empty() {
+        return Err(PuzzleError::NoProjection {
+            per_table: thousands(request.per_table),
+        });
+    }
+    let mut projections = Vec::new();
+    for spec in &specs {
+        let mut all_ignored = spec.ignored();
+        all_ignored.extend_from_slice(&ignored);
+        let name = spec.describe(definition, &goal);
+        progress.set_message(format!("table of {name}"));
+        projections.push(
+            Projection::build(
+                definition,
+                &generators,
+                &goal,
+                spec.relabel(&goal),
+                &all_ignored,
+                name,
+                progress,
+            )
+            .map_err(|e| match e {
+                ProjectionError::Space(e) => PuzzleError::Space(e),
+                ProjectionError::Search(e) => PuzzleError::Search(e),
+            })?,
+        );
+    }
+    Ok(PuzzleSolver::new(projections, generators, goal))
+}
+
+/// One position solved, for printing.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct PuzzleSolution {
+    /// The position, as the algorithm that makes it.
+    pub scramble: String,
+    pub solution: Option<String>,
+    /// Every optimal solution, where all were asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<Vec<String>>,
+    pub count: usize,
+    pub length: Option<u32>,
+    pub optimal: bool,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Solves the position that `scramble` (an algorithm in the definition's moves) makes, and
+/// checks every solution by applying it to that position with the definition's moves.
+pub fn solve_scramble(
+    solver: &PuzzleSolver,
+    definition: &KPuzzleDefinition,
+    scramble: &str,
+    limits: &PuzzleLimits,
+) -> Result<PuzzleSolution, PuzzleError> {
+    let t = definition
+        .transformation_of(scramble)
+        .map_err(|e| PuzzleError::Scramble(scramble.to_string(), e.to_string()))?;
+    let start = definition.default_pattern().apply(&t);
+    let search = solver.solve(&start, limits).map_err(|e| match e {
+        PuzzleSolveError::Space(e) => PuzzleError::Space(e),
+        PuzzleSolveError::Unsolvable => PuzzleError::Unsolvable(scramble.to_string()),
+    })?;
+    let names = |moves: &[usize]| {
+        moves
+            .iter()
+            .map(|&m| solver.generators().moves()[m].name())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for moves in &search.solutions {
+        if !solver.solves(&start, moves) || Some(solver.cost(moves)) != search.length {
+            return Err(PuzzleError::WrongSolution {
+                scramble: scramble.to_string(),
+                solution: names(moves),
+            });
+        }
+    }
+    Ok(PuzzleSolution {
+        scramble: scramble.to_string(),
+        solution: search.solutions.first().map(|m| names(m)),
+        solutions: limits
+            .all
+            .then(|| search.solutions.iter().map(|m| names(m)).collect()),
+        count: search.solutions.len(),
+        length: search.length,
+        optimal: search.optimal,
+        nodes: search.nodes,
+        seconds: search.seconds,
+    })
+}
+
+/// `count` random positions as algorithms: each a walk of 1,000 random moves from the goal,
+/// drawn from `seed`.
+pub fn random_scrambles(solver: &PuzzleSolver, count: usize, seed: u64) -> Vec<String> {
+    use rand::{RngExt, SeedableRng};
+    let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(seed);
+    let moves = solver.generators().moves();
+    (0..count)
+        .map(|_| {
+            (0..1000)
+                .map(|_| moves[rng.random_range(0..moves.len())].name())
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect()
 }

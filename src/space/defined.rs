@@ -138,46 +138,7 @@ impl DefinedSpace {
             .map(|&i| generators.moves()[i].clone())
             .collect();
         let moves = &graph_moves[..];
-        let mut parts = Vec::new();
-        let mut alike = false;
-        for (orbit, name) in orbit_names.iter().enumerate() {
-            let pattern = &goal.orbits()[orbit];
-            let slots = pattern.pieces().len();
-            let modulus = pattern.effective_mod(0);
-            if (0..slots).any(|s| pattern.effective_mod(s) != modulus) {
-                return Err(DefinedSpaceError::MixedOrientationMod {
-                    orbit: name.clone(),
-                });
-            }
-            let of = |m: &GeneratorMove| m.transformation().orbits()[orbit].clone();
-            let transforms: Vec<OrbitTransformation> = moves.iter().map(of).collect();
-            let twists = |i: usize| {
-                modulus > 1
-                    && transforms
-                        .iter()
-                        .any(|t| t.orientation_delta()[i] % modulus != 0)
-            };
-            let mut loose = Vec::new();
-            for component in components(slots, &transforms) {
-                if component.len() == 1 {
-                    // A slot no move takes a piece out of: its twist alone can change.
-                    if twists(component[0]) {
-                        loose.push(component[0]);
-                    }
-                    continue;
-                }
-                match pieces_part(orbit, name, &component, pattern, &transforms)? {
-                    Some(part) => parts.push(part),
-                    None => alike = true,
-                }
-                if modulus > 1 {
-                    parts.push(twists_part(orbit, component, pattern, &transforms, modulus));
-                }
-            }
-            if !loose.is_empty() {
-                parts.push(twists_part(orbit, loose, pattern, &transforms, modulus));
-            }
-        }
+        let (mut parts, alike) = plan_parts(&orbit_names, moves, &goal)?;
         for part in &parts {
             let entries = u128::from(part.values) * moves.len() as u128;
             if entries > u128::from(MAX_TABLE_ENTRIES) || part.values > u64::from(u32::MAX) {
@@ -230,6 +191,35 @@ impl DefinedSpace {
         };
         space.goal = space.index(&goal)?;
         Ok(space)
+    }
+
+    /// How many ranks the space of [`DefinedSpace::new`] with these arguments would have,
+    /// without making its move tables: for choosing among spaces before building one.
+    pub fn states_of(
+        definition: &KPuzzleDefinition,
+        generators: &Generators,
+        goal: &Pattern,
+        ignored: &[usize],
+    ) -> Result<u128, DefinedSpaceError> {
+        let mut goal = goal.clone();
+        for &orbit in ignored {
+            goal.ignore_orientation(orbit);
+        }
+        let orbit_names: Vec<String> = definition
+            .orbits()
+            .iter()
+            .map(|o| o.name().to_string())
+            .collect();
+        let moves: Vec<GeneratorMove> = generators
+            .moves()
+            .iter()
+            .filter(|m| m.cost() == 1)
+            .cloned()
+            .collect();
+        let (parts, _) = plan_parts(&orbit_names, &moves, &goal)?;
+        Ok(parts
+            .iter()
+            .fold(1u128, |n, p| n.saturating_mul(u128::from(p.values))))
     }
 
     /// The rank of `pattern`, or the error naming a slot it differs from the goal in that no
@@ -321,6 +311,56 @@ impl DefinedSpace {
     pub fn known_reachable(&self) -> Option<u64> {
         self.reachable
     }
+}
+
+/// The parts that rank `goal`'s states under `moves` (their move tables not yet made), and
+/// whether some set of slots holds pieces all alike (left out of the rank).
+fn plan_parts(
+    orbit_names: &[String],
+    moves: &[GeneratorMove],
+    goal: &Pattern,
+) -> Result<(Vec<Part>, bool), DefinedSpaceError> {
+    let mut parts = Vec::new();
+    let mut alike = false;
+    for (orbit, name) in orbit_names.iter().enumerate() {
+        let pattern = &goal.orbits()[orbit];
+        let slots = pattern.pieces().len();
+        let modulus = pattern.effective_mod(0);
+        if (0..slots).any(|s| pattern.effective_mod(s) != modulus) {
+            return Err(DefinedSpaceError::MixedOrientationMod {
+                orbit: name.clone(),
+            });
+        }
+        let of = |m: &GeneratorMove| m.transformation().orbits()[orbit].clone();
+        let transforms: Vec<OrbitTransformation> = moves.iter().map(of).collect();
+        let twists = |i: usize| {
+            modulus > 1
+                && transforms
+                    .iter()
+                    .any(|t| t.orientation_delta()[i] % modulus != 0)
+        };
+        let mut loose = Vec::new();
+        for component in components(slots, &transforms) {
+            if component.len() == 1 {
+                // A slot no move takes a piece out of: its twist alone can change.
+                if twists(component[0]) {
+                    loose.push(component[0]);
+                }
+                continue;
+            }
+            match pieces_part(orbit, name, &component, pattern, &transforms)? {
+                Some(part) => parts.push(part),
+                None => alike = true,
+            }
+            if modulus > 1 {
+                parts.push(twists_part(orbit, component, pattern, &transforms, modulus));
+            }
+        }
+        if !loose.is_empty() {
+            parts.push(twists_part(orbit, loose, pattern, &transforms, modulus));
+        }
+    }
+    Ok((parts, alike))
 }
 
 /// The slots of an orbit split into the sets the moves keep apart: two slots are in one set

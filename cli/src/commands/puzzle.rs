@@ -1,12 +1,14 @@
 //! `cubelab puzzle`: any twisty puzzle from its KPuzzle definition (a file, or a name of
 //! cubing.js's puzzles written by `scripts/kpuzzle-definitions.mjs`). `gods` runs God's
-//! algorithm over the whole space of the moves asked for.
+//! algorithm over the whole space of the moves asked for; `solve` finds optimal solutions.
 
 use crate::report::chart::{Bars, ChartFormat, Labels, Scale, bars_and_marks};
 use clap::{Subcommand, ValueEnum};
 use cubelab::model::kpuzzle::Metric;
 use cubelab::solving::puzzle::{
-    GodsAnswer, GodsOptions, PuzzleSpace, SpaceRequest, gods, gods_memory, open_definition,
+    GodsAnswer, GodsOptions, PuzzleLimits, PuzzleSolution, PuzzleSpace, SolverRequest,
+    SpaceRequest, gods, gods_memory, open_definition, open_solver, random_scrambles,
+    solve_scramble,
 };
 use cubelab::support::units::{histogram_table, human_bytes, progress_bar, thousands};
 use std::path::{Path, PathBuf};
@@ -59,6 +61,53 @@ pub enum PuzzleCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Optimal solutions: IDA* over pattern databases on projections of the puzzle (the
+    /// whole puzzle where it fits one table), built first by the same engine; every solution
+    /// is checked by applying it to the position with the definition's moves.
+    Solve {
+        /// A KPuzzle definition file (cubing.js's JSON), or the name of one in
+        /// DATA_DIR/puzzles.
+        puzzle: String,
+        /// Generator moves, comma-separated, as twips takes them: every power of each is a
+        /// move.
+        #[arg(long, value_name = "M1,M2,...", required = true)]
+        moves: String,
+        /// How a power of a generator is counted.
+        #[arg(long, value_enum, default_value_t = PuzzleMetric::Htm)]
+        metric: PuzzleMetric,
+        /// Orbits whose orientation does not count, comma-separated (e.g. CENTERS).
+        #[arg(long, value_name = "ORBIT,...", value_delimiter = ',')]
+        ignore_orientation: Vec<String>,
+        /// A position, as the algorithm (in the definition's move names) that makes it; give
+        /// it again for more.
+        #[arg(long, value_name = "ALG", required_unless_present = "random")]
+        scramble: Vec<String>,
+        /// Solve N random positions (each 1,000 random moves from solved), drawn from --seed.
+        #[arg(long, value_name = "N", conflicts_with = "scramble")]
+        random: Option<usize>,
+        /// The seed the random positions are drawn from.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Every optimal solution (canonical move orders: commuting moves in one order), with
+        /// their count.
+        #[arg(long)]
+        all: bool,
+        /// The most states one pattern database may hold, one byte each.
+        #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+        table_states: u64,
+        /// Give up on a position rather than search beyond this many moves.
+        #[arg(long, value_name = "N")]
+        max_length: Option<u32>,
+        /// Give up on a position after this many seconds.
+        #[arg(long, value_name = "S")]
+        timeout: Option<f64>,
+        /// Where named definitions are (DATA_DIR/puzzles).
+        #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
+        data_dir: PathBuf,
+        /// One JSON object a position: scramble, solution, length, optimal, seconds and more.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// Runs a `cubelab puzzle` command.
@@ -97,7 +146,153 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
             };
             run_gods(&data_dir, &puzzle, &request, checkpoint, &output)
         }
+        PuzzleCommand::Solve {
+            puzzle,
+            moves,
+            metric,
+            ignore_orientation,
+            scramble,
+            random,
+            seed,
+            all,
+            table_states,
+            max_length,
+            timeout,
+            data_dir,
+            json,
+        } => {
+            let request = SolverRequest {
+                space: SpaceRequest {
+                    moves,
+                    metric: match metric {
+                        PuzzleMetric::Htm => Metric::Htm,
+                        PuzzleMetric::Qtm => Metric::Qtm,
+                    },
+                    ignore_orientation,
+                },
+                per_table: table_states,
+            };
+            let timeout = match timeout {
+                Some(s) if !(s.is_finite() && s > 0.0) => {
+                    return Err(format!("--timeout {s}: give a number of seconds above 0"));
+                }
+                s => s.map(std::time::Duration::from_secs_f64),
+            };
+            let limits = PuzzleLimits {
+                all,
+                max_length,
+                timeout,
+            };
+            run_solve(
+                &data_dir,
+                &puzzle,
+                &request,
+                &scramble,
+                random.map(|n| (n, seed)),
+                &limits,
+                json,
+            )
+        }
     }
+}
+
+fn run_solve(
+    data_dir: &Path,
+    puzzle: &str,
+    request: &SolverRequest,
+    scrambles: &[String],
+    random: Option<(usize, u64)>,
+    limits: &PuzzleLimits,
+    json: bool,
+) -> Result<bool, String> {
+    let opened = open_definition(data_dir, puzzle).map_err(|e| e.to_string())?;
+    let definition = &opened.definition;
+    // Every scramble is read before any table is built.
+    for scramble in scrambles {
+        definition
+            .transformation_of(scramble)
+            .map_err(|e| format!("--scramble '{scramble}': {e}"))?;
+    }
+    let bar = progress_bar(0, "pattern databases");
+    let started = std::time::Instant::now();
+    let solver = open_solver(definition, request, &bar);
+    bar.finish_and_clear();
+    let solver = solver.map_err(|e| e.to_string())?;
+    if !json {
+        eprintln!(
+            "{}: {} pattern database(s) in {:.2} s:",
+            definition.name(),
+            solver.projections().len(),
+            started.elapsed().as_secs_f64()
+        );
+        for p in solver.projections() {
+            eprintln!(
+                "  {}: {} states, deepest {}",
+                p.name(),
+                thousands(p.states()),
+                p.deepest()
+            );
+        }
+    }
+    let scrambles = match random {
+        Some((count, seed)) => random_scrambles(&solver, count, seed),
+        None => scrambles.to_vec(),
+    };
+    let mut all_optimal = true;
+    for scramble in &scrambles {
+        let solved =
+            solve_scramble(&solver, definition, scramble, limits).map_err(|e| e.to_string())?;
+        all_optimal &= solved.optimal;
+        if json {
+            let line = serde_json::to_string(&solved).map_err(|e| e.to_string())?;
+            crate::outln!("{line}")?;
+        } else {
+            print_solution(&solved, random.is_some())?;
+        }
+    }
+    Ok(all_optimal)
+}
+
+fn print_solution(solved: &PuzzleSolution, random: bool) -> Result<(), String> {
+    let shown = if random {
+        format!(
+            "random position ({} moves)",
+            solved.scramble.split(' ').count()
+        )
+    } else {
+        solved.scramble.clone()
+    };
+    match (&solved.solution, solved.length) {
+        (Some(solution), Some(length)) => {
+            let status = if solved.optimal {
+                "optimal"
+            } else {
+                "not proven optimal"
+            };
+            crate::outln!(
+                "{shown}: {} ({length}, {status}; {} nodes, {:.3} s)",
+                if solution.is_empty() {
+                    "(solved)"
+                } else {
+                    solution
+                },
+                thousands(solved.nodes),
+                solved.seconds
+            )?;
+            if let Some(all) = &solved.solutions {
+                crate::outln!("  {} optimal solutions:", all.len())?;
+                for s in all {
+                    crate::outln!("  {s}")?;
+                }
+            }
+        }
+        _ => crate::outln!(
+            "{shown}: no solution within the limits ({} nodes, {:.3} s)",
+            thousands(solved.nodes),
+            solved.seconds
+        )?,
+    }
+    Ok(())
 }
 
 /// What a run prints and draws.

@@ -199,3 +199,134 @@ fn the_skewb_has_3149280_positions_and_gods_number_11() {
     assert_eq!(answer["total"], 3_149_280);
     assert_eq!(answer["diameter"], 11);
 }
+
+fn solve(dir: &Path, args: &[&str]) -> Vec<serde_json::Value> {
+    let out = Command::new(CUBELAB)
+        .args(["puzzle", "solve", "--json", "--data-dir"])
+        .arg(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect()
+}
+
+/// Each printed solution, applied to its position by the definition's own algebra (not the
+/// solver's tables), solves it, in as many moves as the printed length.
+fn check_solutions(definition: &str, answers: &[serde_json::Value]) {
+    use cubelab::model::kpuzzle::KPuzzleDefinition;
+    let definition = KPuzzleDefinition::from_json_str(definition).unwrap();
+    let solved = definition.default_pattern();
+    for answer in answers {
+        let scramble = answer["scramble"].as_str().unwrap();
+        let solution = answer["solution"].as_str().unwrap();
+        let start = solved.apply(&definition.transformation_of(scramble).unwrap());
+        let end = start.apply(&definition.transformation_of(solution).unwrap());
+        assert!(end.matches(solved), "{solution} does not solve {scramble}");
+        assert_eq!(answer["optimal"], true);
+    }
+}
+
+/// The hand-written 2x2x2 solved with pattern databases too small to hold it whole (pieces
+/// and twists apart): the lengths equal the distances `gods` finds, in both metrics, and a
+/// position's distance is as long as its scramble's shortest form (`R U2 F'`: 3, 4 in QTM).
+#[test]
+fn a_hand_written_2x2_is_solved_optimally_with_projections() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hand.kpuzzle.json");
+    std::fs::write(&file, HAND_2X2).unwrap();
+    let file = file.to_str().unwrap();
+    for (metric, length) in [("htm", 3), ("qtm", 4)] {
+        let answers = solve(
+            dir.path(),
+            &[
+                file,
+                "--moves",
+                "U,R,F",
+                "--metric",
+                metric,
+                "--table-states",
+                "100000",
+            ]
+            .into_iter()
+            .chain(["--scramble", "R U2 F'", "--scramble", ""])
+            .collect::<Vec<_>>(),
+        );
+        assert_eq!(answers.len(), 2);
+        assert_eq!(answers[0]["length"], length, "{metric}");
+        assert_eq!(answers[1]["length"], 0, "{metric}");
+        check_solutions(HAND_2X2, &answers);
+        let random = solve(
+            dir.path(),
+            &[
+                file,
+                "--moves",
+                "U,R,F",
+                "--metric",
+                metric,
+                "--table-states",
+                "100000",
+                "--random",
+                "12",
+                "--seed",
+                "5",
+            ],
+        );
+        assert_eq!(random.len(), 12);
+        check_solutions(HAND_2X2, &random);
+        // The lengths are the distances of God's algorithm: none beyond its diameter, and
+        // the deepest ones common.
+        let gods = gods(dir.path(), &[file, "--moves", "U,R,F", "--metric", metric]);
+        let diameter = gods["diameter"].as_u64().unwrap();
+        assert!(
+            random
+                .iter()
+                .all(|a| a["length"].as_u64().unwrap() <= diameter)
+        );
+        assert!(
+            random
+                .iter()
+                .any(|a| a["length"].as_u64().unwrap() + 2 >= diameter)
+        );
+    }
+}
+
+/// The Pyraminx with its tips solved from cubing.js's definition: every solution checked by
+/// the definition's algebra, and every length within God's number of the same moves.
+#[test]
+#[ignore = "needs cubing.js's definitions: scripts/test.sh writes them and runs this"]
+fn the_pyraminx_is_solved_optimally() {
+    let dir = definitions();
+    let file = dir.join("pyraminx.kpuzzle.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let file = file.to_str().unwrap();
+    let moves = "r,l,b,u,2r,2l,2b,2u";
+    let answers = solve(
+        &dir,
+        &[
+            file,
+            "--moves",
+            moves,
+            "--table-states",
+            "2000000",
+            "--random",
+            "20",
+        ],
+    );
+    check_solutions(&text, &answers);
+    let gods = gods_of("pyraminx", &["--moves", moves]);
+    let diameter = gods["diameter"].as_u64().unwrap();
+    assert!(
+        answers
+            .iter()
+            .all(|a| a["length"].as_u64().unwrap() <= diameter)
+    );
+}

@@ -194,4 +194,29 @@ impl Pattern {
     pub fn orientation_ignored(&self, orbit: usize) -> bool {
         self.orbits[orbit].orientation_ignored()
     }
+
+    /// The pattern with every piece value `v` of orbit `o` replaced by `relabel[o][v]` (a
+    /// value past the end of `relabel[o]` is kept): pieces given one value become alike.
+    /// What a projection of the puzzle sees of a state.
+    pub fn relabelled(&self, relabel: &[Vec<u16>]) -> Pattern {
+        Self::from_orbits(
+            self.orbits
+                .iter()
+                .zip(relabel)
+                .map(|(orbit, map)| {
+                    let pieces = orbit
+                        .pieces
+                        .iter()
+                        .map(|&v| map.get(usize::from(v)).copied().unwrap_or(v))
+                        .collect();
+                    PatternOrbit::from_parts(
+                        pieces,
+                        orbit.orientation.clone(),
+                        orbit.orientation_mod.clone(),
+                        orbit.num_orientations,
+                    )
+                })
+                .collect(),
+        )
+    }
 }

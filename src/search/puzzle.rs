@@ -1,0 +1,553 @@
+//! Optimal solutions for any puzzle from its definition: IDA* over the largest of several
+//! pattern databases, each the exact distances of one projection of the puzzle.
+//!
+//! A projection tells only some pieces apart (the others become alike) and may forget some
+//! orbits' twists ([`Projection`]). Its states are a [`DefinedSpace`] over a relabelled goal,
+//! filled whole by the breadth-first engine, one byte a state. Any move sequence that solves
+//! the puzzle solves each projection, so a projection's distance is a lower bound on the
+//! puzzle's, and so is the largest of them: the search never passes over a shorter solution.
+//!
+//! A node carries each projection's rank and moves it by the projection's move tables (one
+//! look-up a part), so the search never touches a whole pattern until every bound reads 0;
+//! then it applies the path to the start pattern by the definition's own transformations and
+//! accepts it only if that pattern matches the goal. The moves searched are canonical
+//! ([`MoveOrder`]): no two of one generator in a row where each power is a move of its own,
+//! no move followed by its inverse, and of two generators that commute, one order only.
+
+use crate::bfs::{BfsError, UNREACHED_BYTE, breadth_first_rows};
+use crate::model::kpuzzle::{Generators, Pattern};
+use crate::packing::Encoding;
+use crate::space::MoveSpace;
+use crate::space::defined::{DefinedSpace, DefinedSpaceError};
+use indicatif::ProgressBar;
+use std::time::{Duration, Instant};
+
+/// A pattern database: the exact distances of a projection of the puzzle.
+pub struct Projection {
+    space: DefinedSpace,
+    /// Per orbit, per piece value of the puzzle: its value in the projection.
+    relabel: Vec<Vec<u16>>,
+    /// One byte a rank: the distance, or [`UNREACHED_BYTE`] for ranks no state has.
+    distances: Vec<u8>,
+    name: String,
+}
+
+impl Projection {
+    /// The projection of `goal` that sees the pieces `relabel` keeps apart and forgets the
+    /// twists of the orbits in `ignored`, its distances filled by the engine.
+    pub fn build(
+        definition: &crate::model::kpuzzle::KPuzzleDefinition,
+        generators: &Generators,
+        goal: &Pattern,
+        relabel: Vec<Vec<u16>>,
+        ignored: &[usize],
+        name: String,
+        progress: &ProgressBar,
+    ) -> Result<Projection, ProjectionError> {
+        let projected = goal.relabelled(&relabel);
+        let space = DefinedSpace::new(definition, generators, &projected, ignored)?;
+        let outcome = breadth_first_rows(&space, Encoding::Byte, progress)?;
+        Ok(Projection {
+            space,
+            relabel,
+            distances: outcome.packed,
+            name,
+        })
+    }
+
+    /// The rank of what this projection sees of `pattern`.
+    pub fn rank_of(&self, pattern: &Pattern) -> Result<u64, DefinedSpaceError> {
+        self.space.index(&pattern.relabelled(&self.relabel))
+    }
+
+    /// The exact distance of rank `rank` in the projection.
+    #[inline]
+    pub fn distance(&self, rank: u64) -> u8 {
+        self.distances[rank as usize]
+    }
+
+    /// What the projection keeps, for people.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// How many states the table holds (one byte each).
+    pub fn states(&self) -> u64 {
+        self.distances.len() as u64
+    }
+
+    /// The deepest distance in the table.
+    pub fn deepest(&self) -> u8 {
+        self.distances
+            .iter()
+            .copied()
+            .filter(|&d| d != UNREACHED_BYTE)
+            .max()
+            .unwrap_or(0)
+    }
+
+    /// The projection's space.
+    pub fn space(&self) -> &DefinedSpace {
+        &self.space
+    }
+}
+
+/// Why a projection cannot be built.
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectionError {
+    #[error(transparent)]
+    Space(#[from] DefinedSpaceError),
+    #[error(transparent)]
+    Search(#[from] BfsError),
+}
+
+/// Which moves may follow which: the canonical sequences the search walks.
+#[derive(Clone, Debug)]
+pub struct MoveOrder {
+    /// Per move (or none, the last entry): the moves that may follow, as a bit mask.
+    follows: Vec<u128>,
+}
+
+impl MoveOrder {
+    /// The order for the search moves of `space` over `generators`: where every power of a
+    /// generator is a move, no two moves of one generator in a row; where only the powers
+    /// of cost one are (a metric that counts amounts), a run of one generator's moves stays
+    /// in one direction and shorter than half its order; never a move then its inverse; and
+    /// of two generators that commute, the lower-numbered first.
+    pub fn new(space: &DefinedSpace, generators: &Generators) -> MoveOrder {
+        let n = space.moves();
+        assert!(n <= 128, "at most 128 search moves");
+        let class = |turn: usize| generators.moves()[space.generator_of(turn)].class();
+        let transformation =
+            |turn: usize| generators.moves()[space.generator_of(turn)].transformation();
+        let commute = |a: usize, b: usize| {
+            let (ta, tb) = (transformation(a), transformation(b));
+            ta.then(tb) == tb.then(ta)
+        };
+        let every_power = (0..n).all(|turn| {
+            generators
+                .moves()
+                .iter()
+                .filter(|m| m.class() == class(turn))
+                .all(|m| m.cost() == 1)
+        });
+        let mut follows = vec![0u128; n + 1];
+        follows[n] = if n == 128 {
+            u128::MAX
+        } else {
+            (1u128 << n) - 1
+        };
+        for (a, mask) in follows.iter_mut().enumerate().take(n) {
+            for b in 0..n {
+                let allowed = if class(a) == class(b) {
+                    // One generator's run: in the every-power graph never; else one
+                    // direction, and (checked by the walk's run length) short.
+                    !every_power && a == b && space.inverse_of(a) != b
+                } else {
+                    !(class(b) < class(a) && commute(a, b))
+                };
+                if allowed {
+                    *mask |= 1 << b;
+                }
+            }
+        }
+        MoveOrder { follows }
+    }
+
+    /// The moves that may follow `last` (`None`: the first move).
+    #[inline]
+    pub fn after(&self, last: Option<usize>) -> u128 {
+        self.follows[last.unwrap_or(self.follows.len() - 1)]
+    }
+}
+
+/// An optimal solver for one puzzle, goal and move set.
+pub struct PuzzleSolver {
+    projections: Vec<Projection>,
+    order: MoveOrder,
+    /// Per search move: the generator move it is.
+    generator: Vec<usize>,
+    /// Per search move: the longest run of it that the search walks (half its order).
+    longest_run: Vec<u32>,
+    goal: Pattern,
+    generators: Generators,
+}
+
+/// Limits on one search.
+#[derive(Clone, Debug, Default)]
+pub struct PuzzleLimits {
+    /// Every optimal solution, not only the first.
+    pub all: bool,
+    /// Give up rather than search beyond this many moves.
+    pub max_length: Option<u32>,
+    /// Give up after this long.
+    pub timeout: Option<Duration>,
+}
+
+/// What one search found.
+#[derive(Clone, Debug)]
+pub struct PuzzleSearch {
+    /// Solutions as generator moves (indices into [`Generators::moves`]), runs of one
+    /// generator merged into its power; each checked against the definition.
+    pub solutions: Vec<Vec<usize>>,
+    /// The solutions' cost in the metric.
+    pub length: Option<u32>,
+    /// Whether the solutions are proven optimal (else a limit stopped the search).
+    pub optimal: bool,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Why a position cannot be solved.
+#[derive(Debug, thiserror::Error)]
+pub enum PuzzleSolveError {
+    #[error(transparent)]
+    Space(#[from] DefinedSpaceError),
+    #[error(
+        "no sequence of these moves solves this position (a projection never reaches it): give moves that generate it, or a position they reach"
+    )]
+    Unsolvable,
+}
+
+impl PuzzleSolver {
+    /// A solver over `projections` (every one built with `generators` and `goal`).
+    pub fn new(projections: Vec<Projection>, generators: Generators, goal: Pattern) -> Self {
+        let space = projections[0].space();
+        let order = MoveOrder::new(space, &generators);
+        let generator: Vec<usize> = (0..space.moves()).map(|t| space.generator_of(t)).collect();
+        let longest_run = generator
+            .iter()
+            .map(|&g| {
+                let order = generators.moves()[g].transformation().order().unwrap_or(2);
+                (order / 2).clamp(1, 64) as u32
+            })
+            .collect();
+        PuzzleSolver {
+            projections,
+            order,
+            generator,
+            longest_run,
+            goal,
+            generators,
+        }
+    }
+
+    pub fn projections(&self) -> &[Projection] {
+        &self.projections
+    }
+
+    pub fn generators(&self) -> &Generators {
+        &self.generators
+    }
+
+    /// The largest projection distance of `ranks`, or `None` where one is unreached.
+    #[inline]
+    fn bound(&self, ranks: &[u64]) -> Option<u8> {
+        let mut best = 0;
+        for (p, &rank) in self.projections.iter().zip(ranks) {
+            let d = p.distance(rank);
+            if d == UNREACHED_BYTE {
+                return None;
+            }
+            best = best.max(d);
+        }
+        Some(best)
+    }
+
+    /// Optimal solutions of `start`, by IDA* (see the module's documentation).
+    pub fn solve(
+        &self,
+        start: &Pattern,
+        limits: &PuzzleLimits,
+    ) -> Result<PuzzleSearch, PuzzleSolveError> {
+        let began = Instant::now();
+        let ranks: Vec<u64> = self
+            .projections
+            .iter()
+            .map(|p| p.rank_of(start))
+            .collect::<Result<_, _>>()?;
+        let first = self.bound(&ranks).ok_or(PuzzleSolveError::Unsolvable)?;
+        let mut walk = Walk {
+            solver: self,
+            start,
+            limits,
+            began,
+            ranks: ranks.clone(),
+            path: Vec::new(),
+            found: Vec::new(),
+            nodes: 0,
+            stopped: false,
+            timed_out: false,
+        };
+        let mut bound = u32::from(first);
+        loop {
+            if limits.max_length.is_some_and(|max| bound > max) {
+                break;
+            }
+            walk.ranks.truncate(ranks.len());
+            walk.dig(0, bound, None, 0);
+            if !walk.found.is_empty() || walk.stopped {
+                break;
+            }
+            bound += 1;
+        }
+        let optimal = !walk.found.is_empty() && !walk.timed_out;
+        let solutions: Vec<Vec<usize>> = walk.found.iter().map(|p| self.merged(p)).collect();
+        Ok(PuzzleSearch {
+            length: (!walk.found.is_empty()).then_some(bound),
+            solutions,
+            optimal,
+            nodes: walk.nodes,
+            seconds: began.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// A path of search moves as generator moves, each run of one generator's move merged
+    /// into the power it makes.
+    fn merged(&self, path: &[usize]) -> Vec<usize> {
+        let moves = self.generators.moves();
+        let mut out: Vec<usize> = Vec::new();
+        let mut i = 0;
+        while i < path.len() {
+            let mut j = i + 1;
+            while j < path.len() && path[j] == path[i] {
+                j += 1;
+            }
+            let single = self.generator[path[i]];
+            let power = moves[single].transformation().power((j - i) as i64);
+            let named = (0..moves.len())
+                .find(|&m| {
+                    moves[m].class() == moves[single].class() && *moves[m].transformation() == power
+                })
+                .unwrap_or(single);
+            if named == single && j - i > 1 {
+                out.extend(std::iter::repeat_n(single, j - i));
+            } else {
+                out.push(named);
+            }
+            i = j;
+        }
+        out
+    }
+
+    /// Whether `moves` (generator moves) take `start` to the goal, by the definition's
+    /// transformations alone.
+    pub fn solves(&self, start: &Pattern, moves: &[usize]) -> bool {
+        let end = moves.iter().fold(start.clone(), |p, &m| {
+            p.apply(self.generators.moves()[m].transformation())
+        });
+        end.matches(&self.goal)
+    }
+
+    /// The cost of generator moves in the metric.
+    pub fn cost(&self, moves: &[usize]) -> u32 {
+        moves
+            .iter()
+            .map(|&m| self.generators.moves()[m].cost())
+            .sum()
+    }
+}
+
+/// One IDA* search: the path so far and the projections' ranks at every depth.
+struct Walk<'a> {
+    solver: &'a PuzzleSolver,
+    start: &'a Pattern,
+    limits: &'a PuzzleLimits,
+    began: Instant,
+    /// The ranks of depth `d` at `ranks[d x projections..]`.
+    ranks: Vec<u64>,
+    path: Vec<usize>,
+    found: Vec<Vec<usize>>,
+    nodes: u64,
+    /// Whether to walk no further: a solution found (where one is enough) or the time up.
+    stopped: bool,
+    /// Whether the time ran out.
+    timed_out: bool,
+}
+
+impl Walk<'_> {
+    /// Searches below the node at `depth` (its ranks the last ones pushed) for solutions
+    /// within `bound` moves in all; `run` is how many times the last move repeats.
+    fn dig(&mut self, depth: u32, bound: u32, last: Option<usize>, run: u32) {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(1 << 16)
+            && self
+                .limits
+                .timeout
+                .is_some_and(|t| self.began.elapsed() > t)
+        {
+            self.stopped = true;
+            self.timed_out = true;
+        }
+        if self.stopped {
+            return;
+        }
+        let solver = self.solver;
+        let count = solver.projections.len();
+        let at = depth as usize * count;
+        let Some(h) = solver.bound(&self.ranks[at..at + count]) else {
+            return;
+        };
+        if depth + u32::from(h) > bound {
+            return;
+        }
+        if depth == bound {
+            if h == 0 && solver.solves(self.start, &self.generators_of_path()) {
+                self.found.push(self.path.clone());
+                if !self.limits.all {
+                    self.stopped = true;
+                }
+            }
+            return;
+        }
+        let mut allowed = solver.order.after(last);
+        while allowed != 0 {
+            let turn = allowed.trailing_zeros() as usize;
+            allowed &= allowed - 1;
+            let run = if Some(turn) == last { run + 1 } else { 1 };
+            if run > solver.longest_run[turn] {
+                continue;
+            }
+            for p in 0..count {
+                let rank = self.ranks[at + p];
+                let moved = solver.projections[p].space.apply(rank, turn);
+                self.ranks.push(moved);
+            }
+            self.path.push(turn);
+            self.dig(depth + 1, bound, Some(turn), run);
+            self.path.pop();
+            self.ranks.truncate(at + count);
+            if self.stopped {
+                return;
+            }
+        }
+    }
+
+    fn generators_of_path(&self) -> Vec<usize> {
+        self.path
+            .iter()
+            .map(|&t| self.solver.generator[t])
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bfs::breadth_first_rows;
+    use crate::model::kpuzzle::Metric;
+    use crate::model::kpuzzle::tests::toy;
+    use crate::space::StateSpace;
+
+    /// The 2x2x2 definition's pieces and twists apart (neither table alone is the whole
+    /// puzzle), in both metrics: each solution solves its position by the definition's own
+    /// transformations, and its length is the position's distance in the whole space's table
+    /// (the engine's, over every position), for every position of a random sample.
+    #[test]
+    fn lengths_equal_the_whole_spaces_distances() {
+        use rand::{RngExt, SeedableRng};
+        let definition = toy();
+        let goal = definition.default_pattern().clone();
+        for metric in [Metric::Htm, Metric::Qtm] {
+            let generators = Generators::parse(&definition, "U,R,F", metric).unwrap();
+            let whole = DefinedSpace::new(&definition, &generators, &goal, &[]).unwrap();
+            let exact = breadth_first_rows(&whole, Encoding::Byte, &ProgressBar::hidden()).unwrap();
+            let values: Vec<u16> = goal.orbits()[0].pieces().to_vec();
+            let all_blank = vec![u16::MAX; values.len()];
+            let pieces = Projection::build(
+                &definition,
+                &generators,
+                &goal,
+                vec![(0..values.len() as u16).collect()],
+                &[0],
+                "pieces".into(),
+                &ProgressBar::hidden(),
+            )
+            .unwrap();
+            let twists = Projection::build(
+                &definition,
+                &generators,
+                &goal,
+                vec![all_blank],
+                &[],
+                "twists".into(),
+                &ProgressBar::hidden(),
+            )
+            .unwrap();
+            assert!(pieces.states() < whole.size() && twists.states() < whole.size());
+            let solver = PuzzleSolver::new(vec![pieces, twists], generators.clone(), goal.clone());
+            let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
+            let mut lengths = std::collections::BTreeSet::new();
+            for _ in 0..40 {
+                let start = (0..200).fold(goal.clone(), |p, _| {
+                    let m = &generators.moves()[rng.random_range(0..generators.len())];
+                    p.apply(m.transformation())
+                });
+                let search = solver.solve(&start, &PuzzleLimits::default()).unwrap();
+                let distance = exact.packed[whole.index(&start).unwrap() as usize];
+                assert!(search.optimal);
+                assert_eq!(search.length, Some(u32::from(distance)), "{metric:?}");
+                let solution = &search.solutions[0];
+                assert!(solver.solves(&start, solution));
+                assert_eq!(solver.cost(solution), u32::from(distance));
+                lengths.insert(distance);
+            }
+            assert!(lengths.len() >= 3, "{lengths:?}");
+        }
+    }
+
+    /// Every optimal solution, on request: each distinct, each solving the position in the
+    /// optimal length, the length the whole puzzle's table gives, and as many as the table's
+    /// shortest paths.
+    #[test]
+    fn all_optimal_solutions_are_distinct_and_solve() {
+        let definition = toy();
+        let goal = definition.default_pattern().clone();
+        let generators = Generators::parse(&definition, "U,R,F", Metric::Htm).unwrap();
+        let whole = Projection::build(
+            &definition,
+            &generators,
+            &goal,
+            vec![Vec::new()],
+            &[],
+            "whole".into(),
+            &ProgressBar::hidden(),
+        )
+        .unwrap();
+        let solver = PuzzleSolver::new(vec![whole], generators.clone(), goal.clone());
+        let start = goal.apply(&definition.transformation_of("R U2 F' R2 U").unwrap());
+        let limits = PuzzleLimits {
+            all: true,
+            ..PuzzleLimits::default()
+        };
+        let whole = &solver.projections()[0];
+        let distance = u32::from(whole.distance(whole.rank_of(&start).unwrap()));
+        let search = solver.solve(&start, &limits).unwrap();
+        assert!(distance >= 4);
+        assert_eq!(search.length, Some(distance));
+        assert!(search.solutions.len() >= 2, "{:?}", search.solutions);
+        // No two of U, R and F commute, so every shortest path is canonical: as many
+        // solutions as the table has paths down to the goal.
+        fn paths(whole: &Projection, rank: u64) -> u64 {
+            let d = whole.distance(rank);
+            if d == 0 {
+                return 1;
+            }
+            (0..whole.space().moves())
+                .map(|turn| whole.space().apply(rank, turn))
+                .filter(|&next| whole.distance(next) + 1 == d)
+                .map(|next| paths(whole, next))
+                .sum()
+        }
+        assert_eq!(
+            search.solutions.len() as u64,
+            paths(whole, whole.rank_of(&start).unwrap())
+        );
+        let mut seen = std::collections::HashSet::new();
+        for solution in &search.solutions {
+            assert!(solver.solves(&start, solution));
+            assert_eq!(solver.cost(solution), distance);
+            assert!(seen.insert(solution.clone()));
+        }
+    }
+}
