@@ -17,7 +17,6 @@
 use crate::bfs::{BfsError, UNREACHED_BYTE, breadth_first_rows};
 use crate::model::kpuzzle::{Generators, Pattern};
 use crate::packing::Encoding;
-use crate::space::MoveSpace;
 use crate::space::defined::{DefinedSpace, DefinedSpaceError};
 use indicatif::ProgressBar;
 use std::time::{Duration, Instant};
@@ -240,20 +239,6 @@ impl PuzzleSolver {
         &self.generators
     }
 
-    /// The largest projection distance of `ranks`, or `None` where one is unreached.
-    #[inline]
-    fn bound(&self, ranks: &[u64]) -> Option<u8> {
-        let mut best = 0;
-        for (p, &rank) in self.projections.iter().zip(ranks) {
-            let d = p.distance(rank);
-            if d == UNREACHED_BYTE {
-                return None;
-            }
-            best = best.max(d);
-        }
-        Some(best)
-    }
-
     /// Optimal solutions of `start`, by IDA* (see the module's documentation).
     pub fn solve(
         &self,
@@ -261,31 +246,14 @@ impl PuzzleSolver {
         limits: &PuzzleLimits,
     ) -> Result<PuzzleSearch, PuzzleSolveError> {
         let began = Instant::now();
-        let ranks: Vec<u64> = self
-            .projections
-            .iter()
-            .map(|p| p.rank_of(start))
-            .collect::<Result<_, _>>()?;
-        let first = self.bound(&ranks).ok_or(PuzzleSolveError::Unsolvable)?;
-        let mut walk = Walk {
-            solver: self,
-            start,
-            limits,
-            began,
-            ranks: ranks.clone(),
-            path: Vec::new(),
-            found: Vec::new(),
-            nodes: 0,
-            stopped: false,
-            timed_out: false,
-        };
+        let mut walk = Walk::new(self, start, limits, began)?;
+        let first = walk.root_bound().ok_or(PuzzleSolveError::Unsolvable)?;
         let mut bound = u32::from(first);
         loop {
             if limits.max_length.is_some_and(|max| bound > max) {
                 break;
             }
-            walk.ranks.truncate(ranks.len());
-            walk.dig(0, bound, None, 0);
+            walk.dig(0, bound, None, 0, first);
             if !walk.found.is_empty() || walk.stopped {
                 break;
             }
@@ -348,14 +316,27 @@ impl PuzzleSolver {
     }
 }
 
-/// One IDA* search: the path so far and the projections' ranks at every depth.
+/// One IDA* search. A node is the values of every projection's parts, side by side; a
+/// child's are one move-table look-up a part, and a projection's rank is their mixed-radix
+/// number, so the walk divides nothing.
 struct Walk<'a> {
     solver: &'a PuzzleSolver,
     start: &'a Pattern,
     limits: &'a PuzzleLimits,
     began: Instant,
-    /// The ranks of depth `d` at `ranks[d x projections..]`.
-    ranks: Vec<u64>,
+    /// Per part (all projections' in order): its move table and its number of values.
+    tables: Vec<&'a [u32]>,
+    sizes: Vec<u64>,
+    /// Per projection: its first part and its number of parts.
+    spans: Vec<(usize, usize)>,
+    moves: usize,
+    /// The node at each depth: `nodes_at[depth x parts..]`.
+    nodes_at: Vec<u32>,
+    /// The children of the node at each depth, as the walk lists them before reading any:
+    /// their moves, parts' values and ranks.
+    child_turns: Vec<usize>,
+    child_values: Vec<u32>,
+    child_ranks: Vec<u64>,
     path: Vec<usize>,
     found: Vec<Vec<usize>>,
     nodes: u64,
@@ -365,10 +346,74 @@ struct Walk<'a> {
     timed_out: bool,
 }
 
-impl Walk<'_> {
-    /// Searches below the node at `depth` (its ranks the last ones pushed) for solutions
-    /// within `bound` moves in all; `run` is how many times the last move repeats.
-    fn dig(&mut self, depth: u32, bound: u32, last: Option<usize>, run: u32) {
+impl<'a> Walk<'a> {
+    fn new(
+        solver: &'a PuzzleSolver,
+        start: &'a Pattern,
+        limits: &'a PuzzleLimits,
+        began: Instant,
+    ) -> Result<Walk<'a>, PuzzleSolveError> {
+        let mut tables = Vec::new();
+        let mut sizes = Vec::new();
+        let mut spans = Vec::new();
+        let mut root = Vec::new();
+        for p in &solver.projections {
+            let space = &p.space;
+            spans.push((tables.len(), space.part_count()));
+            let mut values = vec![0u32; space.part_count()];
+            space.split_rank(p.rank_of(start)?, &mut values);
+            root.extend_from_slice(&values);
+            for part in 0..space.part_count() {
+                tables.push(space.part_table(part));
+                sizes.push(space.part_values(part));
+            }
+        }
+        Ok(Walk {
+            solver,
+            start,
+            limits,
+            began,
+            tables,
+            sizes,
+            spans,
+            moves: solver.generator.len(),
+            nodes_at: root,
+            child_turns: Vec::new(),
+            child_values: Vec::new(),
+            child_ranks: Vec::new(),
+            path: Vec::new(),
+            found: Vec::new(),
+            nodes: 0,
+            stopped: false,
+            timed_out: false,
+        })
+    }
+
+    /// Projection `p`'s rank of the part values `values` (every projection's).
+    #[inline(always)]
+    fn rank(&self, p: usize, values: &[u32]) -> u64 {
+        let (first, count) = self.spans[p];
+        (first..first + count).fold(0u64, |rank, k| rank * self.sizes[k] + u64::from(values[k]))
+    }
+
+    /// The root's bound, or `None` where a projection never reaches it.
+    fn root_bound(&self) -> Option<u8> {
+        let parts = self.tables.len();
+        let root = &self.nodes_at[..parts];
+        let mut best = 0;
+        for (p, projection) in self.solver.projections.iter().enumerate() {
+            let d = projection.distance(self.rank(p, root));
+            if d == UNREACHED_BYTE {
+                return None;
+            }
+            best = best.max(d);
+        }
+        Some(best)
+    }
+
+    /// Searches below the node at `depth` (bound `h`, within `bound` already) for solutions
+    /// of `bound` moves in all; `run` is how many times the last move repeats.
+    fn dig(&mut self, depth: u32, bound: u32, last: Option<usize>, run: u32, h: u8) {
         self.nodes += 1;
         if self.nodes.is_multiple_of(1 << 16)
             && self
@@ -383,16 +428,9 @@ impl Walk<'_> {
             return;
         }
         let solver = self.solver;
-        let count = solver.projections.len();
-        let at = depth as usize * count;
-        let Some(h) = solver.bound(&self.ranks[at..at + count]) else {
-            return;
-        };
-        if depth + u32::from(h) > bound {
-            return;
-        }
         if depth == bound {
-            if h == 0 && solver.solves(self.start, &self.generators_of_path()) {
+            let moves: Vec<usize> = self.path.iter().map(|&t| solver.generator[t]).collect();
+            if h == 0 && solver.solves(self.start, &moves) {
                 self.found.push(self.path.clone());
                 if !self.limits.all {
                     self.stopped = true;
@@ -400,34 +438,71 @@ impl Walk<'_> {
             }
             return;
         }
+        let (parts, count) = (self.tables.len(), solver.projections.len());
+        let d = depth as usize;
+        let (moves, node) = (self.moves, d * parts);
+        let kids = d * moves;
+        let needed = (d + 1) * moves;
+        if self.child_turns.len() < needed {
+            self.child_turns.resize(needed, 0);
+            self.child_values.resize(needed * parts, 0);
+            self.child_ranks.resize(needed * count, 0);
+        }
+        // Stage 1: list the children, their ranks, and ask for their table entries.
+        let mut listed = 0;
         let mut allowed = solver.order.after(last);
         while allowed != 0 {
             let turn = allowed.trailing_zeros() as usize;
             allowed &= allowed - 1;
-            let run = if Some(turn) == last { run + 1 } else { 1 };
-            if run > solver.longest_run[turn] {
+            let next_run = if Some(turn) == last { run + 1 } else { 1 };
+            if next_run > solver.longest_run[turn] {
                 continue;
             }
+            let at = kids + listed;
+            self.child_turns[at] = turn;
+            for k in 0..parts {
+                let value = self.nodes_at[node + k] as usize;
+                self.child_values[at * parts + k] = self.tables[k][value * moves + turn];
+            }
             for p in 0..count {
-                let rank = self.ranks[at + p];
-                let moved = solver.projections[p].space.apply(rank, turn);
-                self.ranks.push(moved);
+                let values = &self.child_values[at * parts..(at + 1) * parts];
+                let rank = self.rank(p, values);
+                crate::support::prefetch(&solver.projections[p].distances, rank as usize);
+                self.child_ranks[at * count + p] = rank;
+            }
+            listed += 1;
+        }
+        // Stage 2: read the entries and walk down the children they let through.
+        for c in 0..listed {
+            let at = kids + c;
+            let mut bound_here = 0u8;
+            let mut cut = false;
+            for p in 0..count {
+                let distance = solver.projections[p].distance(self.child_ranks[at * count + p]);
+                if distance == UNREACHED_BYTE || depth + 1 + u32::from(distance) > bound {
+                    cut = true;
+                    break;
+                }
+                bound_here = bound_here.max(distance);
+            }
+            if cut {
+                continue;
+            }
+            let turn = self.child_turns[at];
+            let next_run = if Some(turn) == last { run + 1 } else { 1 };
+            self.nodes_at.truncate(node + parts);
+            let start = at * parts;
+            for k in 0..parts {
+                let value = self.child_values[start + k];
+                self.nodes_at.push(value);
             }
             self.path.push(turn);
-            self.dig(depth + 1, bound, Some(turn), run);
+            self.dig(depth + 1, bound, Some(turn), next_run, bound_here);
             self.path.pop();
-            self.ranks.truncate(at + count);
             if self.stopped {
                 return;
             }
         }
-    }
-
-    fn generators_of_path(&self) -> Vec<usize> {
-        self.path
-            .iter()
-            .map(|&t| self.solver.generator[t])
-            .collect()
     }
 }
 
@@ -437,7 +512,7 @@ mod tests {
     use crate::bfs::breadth_first_rows;
     use crate::model::kpuzzle::Metric;
     use crate::model::kpuzzle::tests::toy;
-    use crate::space::StateSpace;
+    use crate::space::{MoveSpace, StateSpace};
 
     /// The 2x2x2 definition's pieces and twists apart (neither table alone is the whole
     /// puzzle), in both metrics: each solution solves its position by the definition's own

@@ -270,6 +270,31 @@ impl DefinedSpace {
         self.inverses[turn]
     }
 
+    /// How many parts a rank is made of.
+    pub fn part_count(&self) -> usize {
+        self.parts.len()
+    }
+
+    /// How many values part `part` takes.
+    pub fn part_values(&self, part: usize) -> u64 {
+        self.parts[part].values
+    }
+
+    /// The values of the parts of rank `rank`, most significant first.
+    pub fn split_rank(&self, rank: u64, out: &mut [u32]) {
+        let mut rest = rank;
+        for (part, value) in self.parts.iter().zip(out.iter_mut()).rev() {
+            *value = (rest % part.values) as u32;
+            rest /= part.values;
+        }
+    }
+
+    /// The move table of part `part`: `table[value x moves + turn]` is the value after move
+    /// `turn`.
+    pub fn part_table(&self, part: usize) -> &[u32] {
+        &self.parts[part].table
+    }
+
     /// How many ranks there are (the table's entries).
     pub fn ranks(&self) -> u64 {
         self.size
