@@ -316,6 +316,9 @@ impl PuzzleSolver {
     }
 }
 
+/// Tables of at most this many bytes stay in the processor's caches while the walk reads them.
+const CACHED_TABLE: usize = 1 << 21;
+
 /// One IDA* search. A node is the values of every projection's parts, side by side; a
 /// child's are one move-table look-up a part, and a projection's rank is their mixed-radix
 /// number, so the walk divides nothing.
@@ -329,6 +332,11 @@ struct Walk<'a> {
     sizes: Vec<u64>,
     /// Per projection: its first part and its number of parts.
     spans: Vec<(usize, usize)>,
+    /// The projections whose tables stay in the processor's caches (read while the children
+    /// are listed, cutting a child before any large table is asked for it), and the others
+    /// (asked for while listing, read after).
+    cached: Vec<usize>,
+    large: Vec<usize>,
     moves: usize,
     /// The node at each depth: `nodes_at[depth x parts..]`.
     nodes_at: Vec<u32>,
@@ -337,6 +345,8 @@ struct Walk<'a> {
     child_turns: Vec<usize>,
     child_values: Vec<u32>,
     child_ranks: Vec<u64>,
+    /// The largest entry of the cached tables, per child.
+    child_bounds: Vec<u8>,
     path: Vec<usize>,
     found: Vec<Vec<usize>>,
     nodes: u64,
@@ -376,11 +386,18 @@ impl<'a> Walk<'a> {
             tables,
             sizes,
             spans,
+            cached: (0..solver.projections.len())
+                .filter(|&p| solver.projections[p].distances.len() <= CACHED_TABLE)
+                .collect(),
+            large: (0..solver.projections.len())
+                .filter(|&p| solver.projections[p].distances.len() > CACHED_TABLE)
+                .collect(),
             moves: solver.generator.len(),
             nodes_at: root,
             child_turns: Vec::new(),
             child_values: Vec::new(),
             child_ranks: Vec::new(),
+            child_bounds: Vec::new(),
             path: Vec::new(),
             found: Vec::new(),
             nodes: 0,
@@ -447,11 +464,13 @@ impl<'a> Walk<'a> {
             self.child_turns.resize(needed, 0);
             self.child_values.resize(needed * parts, 0);
             self.child_ranks.resize(needed * count, 0);
+            self.child_bounds.resize(needed, 0);
         }
-        // Stage 1: list the children, their ranks, and ask for their table entries.
+        // Stage 1: list the children; read their cached tables' entries, and ask for the
+        // large tables' entries of those these let through.
         let mut listed = 0;
         let mut allowed = solver.order.after(last);
-        while allowed != 0 {
+        'children: while allowed != 0 {
             let turn = allowed.trailing_zeros() as usize;
             allowed &= allowed - 1;
             let next_run = if Some(turn) == last { run + 1 } else { 1 };
@@ -459,25 +478,34 @@ impl<'a> Walk<'a> {
                 continue;
             }
             let at = kids + listed;
-            self.child_turns[at] = turn;
             for k in 0..parts {
                 let value = self.nodes_at[node + k] as usize;
                 self.child_values[at * parts + k] = self.tables[k][value * moves + turn];
             }
-            for p in 0..count {
-                let values = &self.child_values[at * parts..(at + 1) * parts];
+            let values = &self.child_values[at * parts..(at + 1) * parts];
+            let mut bound_here = 0u8;
+            for &p in &self.cached {
+                let distance = solver.projections[p].distance(self.rank(p, values));
+                if distance == UNREACHED_BYTE || depth + 1 + u32::from(distance) > bound {
+                    continue 'children;
+                }
+                bound_here = bound_here.max(distance);
+            }
+            for &p in &self.large {
                 let rank = self.rank(p, values);
                 crate::support::prefetch(&solver.projections[p].distances, rank as usize);
                 self.child_ranks[at * count + p] = rank;
             }
+            self.child_turns[at] = turn;
+            self.child_bounds[at] = bound_here;
             listed += 1;
         }
-        // Stage 2: read the entries and walk down the children they let through.
+        // Stage 2: read the large tables' entries and walk down the children they let through.
         for c in 0..listed {
             let at = kids + c;
-            let mut bound_here = 0u8;
+            let mut bound_here = self.child_bounds[at];
             let mut cut = false;
-            for p in 0..count {
+            for &p in &self.large {
                 let distance = solver.projections[p].distance(self.child_ranks[at * count + p]);
                 if distance == UNREACHED_BYTE || depth + 1 + u32::from(distance) > bound {
                     cut = true;
