@@ -119,26 +119,15 @@ impl DefinedSpace {
         if generators.is_empty() {
             return Err(DefinedSpaceError::NoMoves);
         }
-        let mut goal = goal.clone();
-        for &orbit in ignored {
-            goal.ignore_orientation(orbit);
-        }
-        let orbit_names: Vec<String> = definition
-            .orbits()
-            .iter()
-            .map(|o| o.name().to_string())
-            .collect();
-        // The search graph's moves: those of cost 1. In a quarter-turn-style metric a power
-        // that costs more is that many of them, so the distances are the metric's.
-        let graph: Vec<usize> = (0..generators.len())
-            .filter(|&i| generators.moves()[i].cost() == 1)
-            .collect();
-        let graph_moves: Vec<GeneratorMove> = graph
-            .iter()
-            .map(|&i| generators.moves()[i].clone())
-            .collect();
+        let Plan {
+            goal,
+            orbit_names,
+            graph,
+            graph_moves,
+            mut parts,
+            alike,
+        } = Plan::new(definition, generators, goal, ignored)?;
         let moves = &graph_moves[..];
-        let (mut parts, alike) = plan_parts(&orbit_names, moves, &goal)?;
         for part in &parts {
             let entries = u128::from(part.values) * moves.len() as u128;
             if entries > u128::from(MAX_TABLE_ENTRIES) || part.values > u64::from(u32::MAX) {
@@ -201,23 +190,9 @@ impl DefinedSpace {
         goal: &Pattern,
         ignored: &[usize],
     ) -> Result<u128, DefinedSpaceError> {
-        let mut goal = goal.clone();
-        for &orbit in ignored {
-            goal.ignore_orientation(orbit);
-        }
-        let orbit_names: Vec<String> = definition
-            .orbits()
-            .iter()
-            .map(|o| o.name().to_string())
-            .collect();
-        let moves: Vec<GeneratorMove> = generators
-            .moves()
-            .iter()
-            .filter(|m| m.cost() == 1)
-            .cloned()
-            .collect();
-        let (parts, _) = plan_parts(&orbit_names, &moves, &goal)?;
-        Ok(parts
+        let plan = Plan::new(definition, generators, goal, ignored)?;
+        Ok(plan
+            .parts
             .iter()
             .fold(1u128, |n, p| n.saturating_mul(u128::from(p.values))))
     }
@@ -335,6 +310,56 @@ impl DefinedSpace {
     /// The reachable states where the group's order gives them (no identical pieces).
     pub fn known_reachable(&self) -> Option<u64> {
         self.reachable
+    }
+}
+
+/// What a space is made of before its move tables: the goal with the ignored twists
+/// forgotten, the orbits' names, the search graph's moves (the generators' powers of cost 1:
+/// in a quarter-turn-style metric a power that costs more is that many of them, so the
+/// distances are the metric's) and the parts that rank the states.
+struct Plan {
+    goal: Pattern,
+    orbit_names: Vec<String>,
+    /// The generator move (an index into the generators' list) of each graph move.
+    graph: Vec<usize>,
+    graph_moves: Vec<GeneratorMove>,
+    parts: Vec<Part>,
+    /// Whether some set of slots holds pieces all alike.
+    alike: bool,
+}
+
+impl Plan {
+    fn new(
+        definition: &KPuzzleDefinition,
+        generators: &Generators,
+        goal: &Pattern,
+        ignored: &[usize],
+    ) -> Result<Plan, DefinedSpaceError> {
+        let mut goal = goal.clone();
+        for &orbit in ignored {
+            goal.ignore_orientation(orbit);
+        }
+        let orbit_names: Vec<String> = definition
+            .orbits()
+            .iter()
+            .map(|o| o.name().to_string())
+            .collect();
+        let graph: Vec<usize> = (0..generators.len())
+            .filter(|&i| generators.moves()[i].cost() == 1)
+            .collect();
+        let graph_moves: Vec<GeneratorMove> = graph
+            .iter()
+            .map(|&i| generators.moves()[i].clone())
+            .collect();
+        let (parts, alike) = plan_parts(&orbit_names, &graph_moves, &goal)?;
+        Ok(Plan {
+            goal,
+            orbit_names,
+            graph,
+            graph_moves,
+            parts,
+            alike,
+        })
     }
 }
 

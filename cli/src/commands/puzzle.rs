@@ -3,7 +3,7 @@
 //! algorithm over the whole space of the moves asked for; `solve` finds optimal solutions.
 
 use crate::report::chart::{Bars, ChartFormat, Labels, Scale, bars_and_marks};
-use clap::{Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use cubelab::model::kpuzzle::Metric;
 use cubelab::solving::puzzle::{
     GodsAnswer, GodsOptions, PuzzleLimits, PuzzleSolution, PuzzleSpace, SolverRequest,
@@ -22,25 +22,48 @@ pub enum PuzzleMetric {
     Qtm,
 }
 
+/// What every `cubelab puzzle` command asks: the puzzle, its moves, and where named
+/// definitions are.
+#[derive(Args, Debug)]
+pub struct PuzzleArgs {
+    /// A KPuzzle definition file (cubing.js's JSON), or the name of one in DATA_DIR/puzzles
+    /// (2x2x2, pyraminx, skewb, ...).
+    puzzle: String,
+    /// Generator moves, comma-separated, as twips takes them: every power of each is a move.
+    #[arg(long, value_name = "M1,M2,...", required = true)]
+    moves: String,
+    /// How a power of a generator is counted.
+    #[arg(long, value_enum, default_value_t = PuzzleMetric::Htm)]
+    metric: PuzzleMetric,
+    /// Orbits whose orientation does not count, comma-separated (e.g. CENTERS).
+    #[arg(long, value_name = "ORBIT,...", value_delimiter = ',')]
+    ignore_orientation: Vec<String>,
+    /// Where named definitions are (DATA_DIR/puzzles).
+    #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
+    data_dir: PathBuf,
+}
+
+impl PuzzleArgs {
+    fn request(&self) -> SpaceRequest {
+        SpaceRequest {
+            moves: self.moves.clone(),
+            metric: match self.metric {
+                PuzzleMetric::Htm => Metric::Htm,
+                PuzzleMetric::Qtm => Metric::Qtm,
+            },
+            ignore_orientation: self.ignore_orientation.clone(),
+        }
+    }
+}
+
 #[derive(Subcommand, Debug)]
 pub enum PuzzleCommand {
     /// God's algorithm: every position's distance under the moves, by breadth-first search
     /// over a packed table on all cores; the counts at each distance, God's number and the
     /// antipodes. The memory it needs is checked before it starts.
     Gods {
-        /// A KPuzzle definition file (cubing.js's JSON), or the name of one in
-        /// DATA_DIR/puzzles (2x2x2, pyraminx, skewb, ...).
-        puzzle: String,
-        /// Generator moves, comma-separated, as twips takes them: every power of each is a
-        /// move.
-        #[arg(long, value_name = "M1,M2,...", required = true)]
-        moves: String,
-        /// How a power of a generator is counted.
-        #[arg(long, value_enum, default_value_t = PuzzleMetric::Htm)]
-        metric: PuzzleMetric,
-        /// Orbits whose orientation does not count, comma-separated (e.g. CENTERS).
-        #[arg(long, value_name = "ORBIT,...", value_delimiter = ',')]
-        ignore_orientation: Vec<String>,
+        #[command(flatten)]
+        what: PuzzleArgs,
         /// Worker threads; default: every core.
         #[arg(long, value_name = "N", value_parser = crate::cli::parse_threads)]
         threads: Option<usize>,
@@ -51,9 +74,6 @@ pub enum PuzzleCommand {
         /// The most antipodes to list.
         #[arg(long, default_value_t = 20, value_name = "N")]
         antipodes: usize,
-        /// Where named definitions are (DATA_DIR/puzzles).
-        #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
-        data_dir: PathBuf,
         /// Also draw the distribution as a bar chart (PNG or SVG by the extension).
         #[arg(long, value_name = "FILE")]
         chart: Option<PathBuf>,
@@ -65,19 +85,8 @@ pub enum PuzzleCommand {
     /// whole puzzle where it fits one table), built first by the same engine; every solution
     /// is checked by applying it to the position with the definition's moves.
     Solve {
-        /// A KPuzzle definition file (cubing.js's JSON), or the name of one in
-        /// DATA_DIR/puzzles.
-        puzzle: String,
-        /// Generator moves, comma-separated, as twips takes them: every power of each is a
-        /// move.
-        #[arg(long, value_name = "M1,M2,...", required = true)]
-        moves: String,
-        /// How a power of a generator is counted.
-        #[arg(long, value_enum, default_value_t = PuzzleMetric::Htm)]
-        metric: PuzzleMetric,
-        /// Orbits whose orientation does not count, comma-separated (e.g. CENTERS).
-        #[arg(long, value_name = "ORBIT,...", value_delimiter = ',')]
-        ignore_orientation: Vec<String>,
+        #[command(flatten)]
+        what: PuzzleArgs,
         /// A position, as the algorithm (in the definition's move names) that makes it; give
         /// it again for more.
         #[arg(long, value_name = "ALG", required_unless_present = "random")]
@@ -101,9 +110,6 @@ pub enum PuzzleCommand {
         /// Give up on a position after this many seconds.
         #[arg(long, value_name = "S")]
         timeout: Option<f64>,
-        /// Where named definitions are (DATA_DIR/puzzles).
-        #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
-        data_dir: PathBuf,
         /// One JSON object a position: scramble, solution, length, optimal, seconds and more.
         #[arg(long)]
         json: bool,
@@ -114,14 +120,10 @@ pub enum PuzzleCommand {
 pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
     match command {
         PuzzleCommand::Gods {
-            puzzle,
-            moves,
-            metric,
-            ignore_orientation,
+            what,
             threads,
             checkpoint,
             antipodes,
-            data_dir,
             chart,
             json,
         } => {
@@ -131,26 +133,16 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
                     .build_global()
                     .map_err(|e| format!("cannot start {n} threads: {e}"))?;
             }
-            let request = SpaceRequest {
-                moves,
-                metric: match metric {
-                    PuzzleMetric::Htm => Metric::Htm,
-                    PuzzleMetric::Qtm => Metric::Qtm,
-                },
-                ignore_orientation,
-            };
+            let request = what.request();
             let output = Output {
                 chart,
                 json,
                 antipodes,
             };
-            run_gods(&data_dir, &puzzle, &request, checkpoint, &output)
+            run_gods(&what.data_dir, &what.puzzle, &request, checkpoint, &output)
         }
         PuzzleCommand::Solve {
-            puzzle,
-            moves,
-            metric,
-            ignore_orientation,
+            what,
             scramble,
             random,
             seed,
@@ -158,18 +150,10 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
             table_states,
             max_length,
             timeout,
-            data_dir,
             json,
         } => {
             let request = SolverRequest {
-                space: SpaceRequest {
-                    moves,
-                    metric: match metric {
-                        PuzzleMetric::Htm => Metric::Htm,
-                        PuzzleMetric::Qtm => Metric::Qtm,
-                    },
-                    ignore_orientation,
-                },
+                space: what.request(),
                 per_table: table_states,
             };
             let timeout = match timeout {
@@ -184,8 +168,8 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
                 timeout,
             };
             run_solve(
-                &data_dir,
-                &puzzle,
+                &what.data_dir,
+                &what.puzzle,
                 &request,
                 &scramble,
                 random.map(|n| (n, seed)),

@@ -28,19 +28,25 @@ const HAND_2X2: &str = r#"{
   }
 }"#;
 
-fn gods(dir: &Path, args: &[&str]) -> serde_json::Value {
+/// The standard output of `cubelab puzzle SUBCOMMAND --json --data-dir DIR ARGS...`, which
+/// must succeed.
+fn run_json(subcommand: &str, dir: &Path, args: &[&str]) -> String {
     let out = Command::new(CUBELAB)
-        .args(["puzzle", "gods", "--json", "--data-dir"])
+        .args(["puzzle", subcommand, "--json", "--data-dir"])
         .arg(dir)
         .args(args)
         .output()
         .unwrap();
     assert!(
         out.status.success(),
-        "{args:?}: {}",
+        "{subcommand} {args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn gods(dir: &Path, args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&run_json("gods", dir, args)).unwrap()
 }
 
 fn counts(answer: &serde_json::Value) -> Vec<u64> {
@@ -201,19 +207,7 @@ fn the_skewb_has_3149280_positions_and_gods_number_11() {
 }
 
 fn solve(dir: &Path, args: &[&str]) -> Vec<serde_json::Value> {
-    let out = Command::new(CUBELAB)
-        .args(["puzzle", "solve", "--json", "--data-dir"])
-        .arg(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .unwrap()
+    run_json("solve", dir, args)
         .lines()
         .map(|line| serde_json::from_str(line).unwrap())
         .collect()
