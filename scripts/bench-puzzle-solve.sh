@@ -30,15 +30,7 @@ cases=${CASES:-"master_tetraminx|R,L,B,U,2R,2L,2B,2U|3|1|200000000|14"}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-timed() {
-  local log=$1
-  shift
-  if /usr/bin/time -f "%e %M" -o "$log.time" timeout "$timeout" "$@" >"$log" 2>"$log.err"; then
-    cat "$log.time"
-  else
-    echo "failed"
-  fi
-}
+source scripts/bench-lib.sh
 
 echo "| puzzle | moves | positions (seed) | lengths | round | cubelab s | cubelab MiB | twips s | twips MiB | time ratio | memory ratio | lengths agree |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -79,8 +71,6 @@ for line in open(sys.argv[1]): print(json.loads(line)["scramble"])' "$out/positi
       theirs_lengths+="$(sed -n 's|^\(.*\) // solution #1 .*|\1|p' "$out/twips" | awk '{print NF}'),"
     done <"$out/scrambles"
     agree=$([ "$lengths" == "$theirs_lengths" ] && echo yes || echo "no: twips ${theirs_lengths%,}")
-    ratio() { python3 -c "import sys; a,b=sys.argv[1:]; print(f'{float(a)/float(b):.3f}')" "$1" "$2" 2>/dev/null || echo -; }
-    mib() { python3 -c "import sys; print(f'{int(sys.argv[1])/1024:.0f}')" "$1" 2>/dev/null || echo -; }
     echo "| $name | $moves | $count ($seed) | ${lengths%,} | $round | $our_s | $(mib "$our_kib") | $their_s | $(mib "$their_kib") | $(ratio "$our_s" "$their_s") | $(ratio "$our_kib" "$their_kib") | $agree |"
   done
 done <<<"$cases"

@@ -34,16 +34,7 @@ pyraminx|r,l,b,u,2r,2l,2b,2u|"}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# Runs "$@" under GNU time; prints "SECONDS KIB" (or "timeout") and keeps stdout in $1's file.
-timed() {
-  local log=$1
-  shift
-  if /usr/bin/time -f "%e %M" -o "$log.time" timeout "$timeout" "$@" >"$log" 2>"$log.err"; then
-    cat "$log.time"
-  else
-    echo "failed"
-  fi
-}
+source scripts/bench-lib.sh
 
 # twips's count and depth, as "TOTAL DEPTH": its lines "Found 3_674_160 (...) patterns." and
 # "Maximum depth: 11 moves" (it prints no count per depth).
@@ -70,8 +61,6 @@ while IFS='|' read -r name moves options; do
     total=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["total"], d["diameter"], ",".join(map(str, d["counts"])))' "$out/ours" 2>/dev/null || echo "- - -")
     read -r positions diameter _ <<<"$total"
     agree=$([ "$(twips_total "$out/twips")" == "$positions $diameter" ] && echo yes || echo "no: twips $(twips_total "$out/twips")")
-    ratio() { python3 -c "import sys; a,b=sys.argv[1:]; print(f'{float(a)/float(b):.3f}')" "$1" "$2" 2>/dev/null || echo -; }
-    mib() { python3 -c "import sys; print(f'{int(sys.argv[1])/1024:.0f}')" "$1" 2>/dev/null || echo -; }
     echo "| $name | $moves | $positions | $diameter | $round | ${our_s:-failed} | $(mib "${our_kib:-}") | ${their_s:-failed} | $(mib "${their_kib:-}") | $(ratio "${our_s:-x}" "${their_s:-x}") | $(ratio "${our_kib:-x}" "${their_kib:-x}") | $agree |"
   done
 done <<<"$cases"
