@@ -69,6 +69,10 @@ pub enum PuzzleError {
         "no projection of this puzzle fits {per_table} states a table: give a larger --table-states, or ignore an orbit's orientation"
     )]
     NoProjection { per_table: String },
+    #[error(
+        "the pattern databases need about {needed} (one byte a state) and {available} is available: give a smaller --table-states"
+    )]
+    TablesTooLarge { needed: String, available: String },
     #[error("--scramble '{0}': {1}")]
     Scramble(String, String),
     #[error(
@@ -665,6 +669,25 @@ pub fn open_solver(
     if specs.is_empty() {
         return Err(PuzzleError::NoProjection {
             per_table: thousands(request.per_table),
+        });
+    }
+    // One byte a state, refused before any table is made where the system has less.
+    let states: u128 = specs
+        .iter()
+        .map(|spec| {
+            let mut all_ignored = spec.ignored();
+            all_ignored.extend_from_slice(&ignored);
+            let relabelled = goal.relabelled(&spec.relabel(&goal));
+            DefinedSpace::states_of(definition, &generators, &relabelled, &all_ignored)
+                .unwrap_or(u128::MAX)
+        })
+        .fold(0u128, u128::saturating_add);
+    if let Some(available) = crate::support::memory::available_memory()
+        && states > u128::from(available)
+    {
+        return Err(PuzzleError::TablesTooLarge {
+            needed: human_bytes(u64::try_from(states).unwrap_or(u64::MAX)),
+            available: human_bytes(available),
         });
     }
     let mut projections = Vec::new();
