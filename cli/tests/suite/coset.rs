@@ -168,7 +168,7 @@ fn both_ways(
         .collect();
     let limits = CosetLimits::exact(max_depth);
     let result = run_in(metric, representative, &limits, &positions);
-    let near = NearSolved::new(metric, radius);
+    let near = NearSolved::shared(metric, radius);
     let (mut reached, mut farther) = (0, 0);
     for (position, depth) in positions.iter().zip(&result.watched) {
         let distance = near.distance(position).map(u32::from);

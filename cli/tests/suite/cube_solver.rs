@@ -40,7 +40,7 @@ fn optimal_length(solver: &Solver, cube: &Cube3) -> u32 {
 
 #[test]
 fn htm_lengths_equal_an_independent_search() {
-    let near = NearSolved::new(Metric::Htm, 5);
+    let near = NearSolved::shared(Metric::Htm, 5);
     let solver = solver(Metric::Htm);
     for position in random_scrambles(Metric::Htm, 12, 10, 3) {
         let truth = near.distance(&position).expect("within 11");
@@ -50,7 +50,7 @@ fn htm_lengths_equal_an_independent_search() {
 
 #[test]
 fn qtm_lengths_equal_an_independent_search() {
-    let near = NearSolved::new(Metric::Qtm, 5);
+    let near = NearSolved::shared(Metric::Qtm, 5);
     let solver = solver(Metric::Qtm);
     for position in random_scrambles(Metric::Qtm, 12, 11, 4) {
         let truth = near.distance(&position).expect("within 11");
@@ -65,7 +65,10 @@ fn known_positions() {
     // The T-permutation's usual 14-move algorithm is not optimal: 11 face turns suffice, which
     // the independent search confirms.
     let t_perm = cube("R U R' U' R' F R2 U' R' U' R U R' F'");
-    assert_eq!(NearSolved::new(Metric::Htm, 5).distance(&t_perm), Some(11));
+    assert_eq!(
+        NearSolved::shared(Metric::Htm, 5).distance(&t_perm),
+        Some(11)
+    );
     assert_eq!(optimal_length(&htm, &t_perm), 11);
     // Pons asinorum (the checkerboard): 6 half turns, 12 quarter turns.
     let checkerboard = cube("U2 D2 F2 B2 L2 R2");

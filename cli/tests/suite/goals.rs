@@ -11,7 +11,6 @@ use cubelab::search::goal::GoalSolver;
 use indicatif::ProgressBar;
 use rand::SeedableRng;
 use rand::rngs::Xoshiro256PlusPlus;
-use std::collections::HashMap;
 use std::hash::Hash;
 
 fn stats(args: &[&str]) -> std::process::Output {
@@ -50,7 +49,7 @@ type Bound<'a> = Box<dyn Fn(&Cube3) -> u8 + 'a>;
 /// A lower bound read from distances a plain search over cubies found.
 struct CubieBound<K> {
     key: Box<dyn Fn(&Cube3) -> K>,
-    distance: HashMap<K, u8>,
+    distance: rustc_hash::FxHashMap<K, u8>,
 }
 
 impl<K: Hash + Eq> CubieBound<K> {

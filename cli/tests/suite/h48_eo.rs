@@ -146,7 +146,7 @@ fn built_eo_tables() -> (std::path::PathBuf, Vec<TableKind>) {
 fn built_eo_tables_bound_and_solve() {
     let (dir, kinds) = built_eo_tables();
     assert!(!kinds.is_empty(), "no h48-eo table in {}", dir.display());
-    let near = common::NearSolved::new(Metric::Htm, 5);
+    let near = common::NearSolved::shared(Metric::Htm, 5);
     let positions = common::random_scrambles(Metric::Htm, 500, 9, 62);
     for kind in kinds {
         let heuristic = H48Heuristic::open(&dir, Metric::Htm, kind).unwrap();

@@ -160,7 +160,7 @@ fn the_flips_ladder_bounds_and_solves() {
         TableKind::H48Flips4,
         TableKind::H48Flips3,
     ];
-    let near = common::NearSolved::new(Metric::Htm, 5);
+    let near = common::NearSolved::shared(Metric::Htm, 5);
     let positions = random_scrambles(Metric::Htm, 500, 9, 60);
     let truth: Vec<u8> = positions
         .iter()

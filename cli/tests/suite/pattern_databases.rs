@@ -158,7 +158,7 @@ fn edges6_qtm_matches_a_reference_search() {
 
 /// Random positions a random 0..=8 turns from solved, with their true distances.
 fn near_positions(metric: Metric, count: usize, seed: u64) -> Vec<(Cube3, u8)> {
-    let near = NearSolved::new(metric, 4);
+    let near = NearSolved::shared(metric, 4);
     let moves = metric.generators(&Face::ALL);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let scrambles: Vec<Vec<Move>> = (0..count)

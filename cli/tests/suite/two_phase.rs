@@ -110,7 +110,7 @@ fn random_positions_are_solved_within_twenty() {
 /// independent search's, in both the position's and the inverse's directions.
 #[test]
 fn a_finished_search_is_optimal() {
-    let near = NearSolved::new(Metric::Htm, 3);
+    let near = NearSolved::shared(Metric::Htm, 3);
     let limits = TwoPhaseLimits {
         max_length: 20,
         budget: Some(Duration::from_secs(600)),
@@ -137,7 +137,7 @@ fn a_finished_search_is_optimal() {
 /// position is still solved optimally, along the other axes.
 #[test]
 fn skipping_the_ud_axis_loses_no_solution() {
-    let near = NearSolved::new(Metric::Htm, 3);
+    let near = NearSolved::shared(Metric::Htm, 3);
     for cube in random_scrambles(Metric::Htm, 40, 6, 33) {
         let Some(distance) = near.distance(&cube) else {
             continue;
@@ -172,7 +172,7 @@ fn skipping_the_ud_axis_loses_no_solution() {
 #[test]
 fn limits_end_a_search_with_a_status() {
     let cube = random_scrambles(Metric::Htm, 1, 7, 9)[0];
-    let near = NearSolved::new(Metric::Htm, 3);
+    let near = NearSolved::shared(Metric::Htm, 3);
     let optimal = u32::from(near.distance(&cube).unwrap());
     let short = TwoPhaseLimits {
         max_length: optimal - 1,

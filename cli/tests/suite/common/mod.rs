@@ -25,31 +25,69 @@ pub fn reference_histogram(name: &str) -> Vec<u64> {
 }
 
 use cubelab::model::cube::{Cube3, Face, Metric, Move};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 /// True distances of positions near the solved cube, by meeting in the middle, independent of
 /// the tables and searches under test. Every state within `radius` of solved is stored with its
-/// distance; a position's distance, if at most 2 x `radius` + 1, is the least j + d over states
-/// at distance d from solved that a plain depth-first search of depth j <= radius + 1 from the
-/// position meets.
+/// distance d. From a position at distance D, a plain depth-first search of depth j meets the
+/// stored states first at j = max(0, D - radius) (a state the search meets at depth j is at
+/// least D - j from solved, and a shortest path passes one exactly that far), and there D is
+/// j + the least d met; so deepening j from 0 to `radius` + 1 finds every distance up to
+/// 2 x `radius` + 1 at the cost of a search D - `radius` deep. The search never undoes its last
+/// move (nor, in HTM, turns the same face twice running): neither is ever part of a shortest
+/// path.
 pub struct NearSolved {
     metric: Metric,
     radius: u8,
-    ball: HashMap<Cube3, u8>,
+    /// By [`key`]: a state's pieces packed into one number, hashed by FxHash (the states are
+    /// not chosen by an adversary, and SipHash over the pieces' arrays was most of the suite's
+    /// independent searches).
+    ball: FxHashMap<u128, u8>,
     moves: Vec<Move>,
 }
 
+/// A state as one number: each piece's slot in 4 bits and its orientation in 2.
+fn key(cube: &Cube3) -> u128 {
+    let pieces = |acc: u128, perm: &[u8], ori: &[u8]| {
+        perm.iter().zip(ori).fold(acc, |acc, (&p, &o)| {
+            acc << 6 | u128::from(p) << 2 | u128::from(o)
+        })
+    };
+    let corners = pieces(0, &cube.corners.perm, &cube.corners.ori);
+    pieces(corners, &cube.edges.perm, &cube.edges.ori)
+}
+
 impl NearSolved {
-    pub fn new(metric: Metric, radius: u8) -> NearSolved {
+    /// The ball of `radius` in `metric`, built once for the whole suite.
+    pub fn shared(metric: Metric, radius: u8) -> &'static NearSolved {
+        use std::sync::{Mutex, OnceLock};
+        type Balls = Mutex<Vec<((Metric, u8), &'static OnceLock<NearSolved>)>>;
+        static BALLS: Balls = Mutex::new(Vec::new());
+        let cell = {
+            let mut balls = BALLS.lock().unwrap_or_else(|e| e.into_inner());
+            match balls.iter().find(|(k, _)| *k == (metric, radius)) {
+                Some(&(_, cell)) => cell,
+                None => {
+                    let cell: &'static OnceLock<NearSolved> = Box::leak(Box::default());
+                    balls.push(((metric, radius), cell));
+                    cell
+                }
+            }
+        };
+        // Built outside the list's lock: another ball is built meanwhile if asked for.
+        cell.get_or_init(|| NearSolved::new(metric, radius))
+    }
+
+    fn new(metric: Metric, radius: u8) -> NearSolved {
         let moves = metric.generators(&Face::ALL);
-        let mut ball = HashMap::from([(Cube3::SOLVED, 0)]);
+        let mut ball = FxHashMap::from_iter([(key(&Cube3::SOLVED), 0)]);
         let mut frontier = vec![Cube3::SOLVED];
         for depth in 1..=radius {
             let mut next = Vec::new();
             for cube in &frontier {
                 for &m in &moves {
                     let n = cube.apply(m);
-                    ball.entry(n).or_insert_with(|| {
+                    ball.entry(key(&n)).or_insert_with(|| {
                         next.push(n);
                         depth
                     });
@@ -67,25 +105,30 @@ impl NearSolved {
 
     /// The exact distance of `cube`, or `None` if it is more than 2 x radius + 1.
     pub fn distance(&self, cube: &Cube3) -> Option<u8> {
-        let mut best = u8::MAX;
-        self.search(cube, 0, None, &mut best);
-        (best <= 2 * self.radius + 1).then_some(best)
+        (0..=self.radius + 1).find_map(|depth| {
+            self.nearest_at(cube, depth, None)
+                .map(|stored| depth + stored)
+        })
     }
 
-    fn search(&self, cube: &Cube3, depth: u8, last: Option<Face>, best: &mut u8) {
-        if let Some(&d) = self.ball.get(cube) {
-            *best = (*best).min(depth + d);
+    /// The least stored distance among the states `depth` moves from `cube`, if any is stored.
+    fn nearest_at(&self, cube: &Cube3, depth: u8, last: Option<Move>) -> Option<u8> {
+        if depth == 0 {
+            return self.ball.get(&key(cube)).copied();
         }
-        if depth > self.radius || depth + 1 >= *best {
-            return;
-        }
+        let mut nearest: Option<u8> = None;
         for &m in &self.moves {
-            // Same face twice running is never shorter in HTM; in QTM, U U is a half turn.
-            if self.metric == Metric::Htm && last == Some(m.face()) {
-                continue;
+            // Same face twice running is never shorter in HTM; in QTM, U U is a half turn but
+            // U U' is nothing.
+            let wasted = last.is_some_and(|last| match self.metric {
+                Metric::Htm => last.face() == m.face(),
+                Metric::Qtm => last.inverse() == m,
+            });
+            if !wasted && let Some(d) = self.nearest_at(&cube.apply(m), depth - 1, Some(m)) {
+                nearest = Some(nearest.map_or(d, |n| n.min(d)));
             }
-            self.search(&cube.apply(m), depth + 1, Some(m.face()), best);
         }
+        nearest
     }
 }
 
@@ -346,7 +389,7 @@ pub fn check_lengths_against_independent_search(
     runs: &[(Metric, usize, u64)],
 ) {
     for &(metric, max_len, seed) in runs {
-        let near = NearSolved::new(metric, 5);
+        let near = NearSolved::shared(metric, 5);
         let solver = solver(metric);
         for position in random_scrambles(metric, 12, max_len, seed) {
             let truth = u32::from(near.distance(&position).expect("within 11"));
@@ -509,8 +552,8 @@ pub fn distances_by_cubies<K: std::hash::Hash + Eq>(
     moves: &[Move],
     key: impl Fn(&Cube3) -> K,
     max_depth: u8,
-) -> HashMap<K, u8> {
-    let mut distance = HashMap::from([(key(&Cube3::SOLVED), 0u8)]);
+) -> FxHashMap<K, u8> {
+    let mut distance = FxHashMap::from_iter([(key(&Cube3::SOLVED), 0u8)]);
     let mut frontier = vec![Cube3::SOLVED];
     for depth in 1..=max_depth {
         let mut next = Vec::new();
