@@ -115,6 +115,11 @@ pub enum TableKind {
     /// on demand by `solve --goal` and `stats goal`.
     #[cfg_attr(feature = "clap", value(skip))]
     Goal,
+    /// A projection of any puzzle given by its definition (see [`crate::catalogue::puzzle`]);
+    /// the header's parameters name the puzzle and fingerprint what decides the entries. Built
+    /// on demand by `cubelab puzzle solve`.
+    #[cfg_attr(feature = "clap", value(skip))]
+    Puzzle,
 }
 
 impl TableKind {
@@ -202,6 +207,7 @@ impl TableKind {
             TableKind::UdOrderF8 => "ud-order-f8",
             TableKind::Group => "group",
             TableKind::Goal => "goal",
+            TableKind::Puzzle => "puzzle",
             TableKind::Phase1Sym => "phase1-sym",
             TableKind::Phase2 => "phase2",
             TableKind::Phase2Slice => "phase2-slice",
@@ -275,7 +281,7 @@ impl TableKind {
     pub fn from_code(code: u32) -> Option<TableKind> {
         TableKind::ALL
             .into_iter()
-            .chain([TableKind::Group, TableKind::Goal])
+            .chain([TableKind::Group, TableKind::Goal, TableKind::Puzzle])
             .find(|k| k.code() == code)
     }
 }

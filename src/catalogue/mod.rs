@@ -9,6 +9,7 @@ pub mod group;
 pub mod h48_eo;
 pub mod kind;
 pub mod published;
+pub mod puzzle;
 pub mod scan;
 
 pub use kind::{TableId, TableKind, metric_code, metric_of_code};
@@ -52,7 +53,7 @@ pub fn entries(kind: TableKind) -> u64 {
         | TableKind::H48Eo8
         | TableKind::H48Eo9 => kind.h48_table().map_or(0, |table| table.entries()),
         // A subgroup's size is its generators' (see `group::Sizes`).
-        TableKind::Group | TableKind::Goal => 0,
+        TableKind::Group | TableKind::Goal | TableKind::Puzzle => 0,
     }
 }
 
@@ -133,7 +134,7 @@ impl TableId {
 pub fn is_table_file_name(name: &str) -> bool {
     TableKind::ALL
         .iter()
-        .chain([&TableKind::Group, &TableKind::Goal])
+        .chain([&TableKind::Group, &TableKind::Goal, &TableKind::Puzzle])
         .any(|k| name.starts_with(k.name()))
 }
 
@@ -170,6 +171,8 @@ pub enum BuildError {
     Group,
     #[error("a goal's table is built from its goal (solve --goal, stats goal, gen-tables --goal)")]
     Goal,
+    #[error("a puzzle's tables are built from its definition (cubelab puzzle solve)")]
+    Puzzle,
     #[error("{0} tables are built with their own 2-bit encoding, not {1}")]
     Encoding(&'static str, &'static str),
     #[error("{0} tables count H's own moves, the half-turn metric's: build them with --metric htm")]
@@ -380,6 +383,7 @@ pub fn build(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<Built, B
         }
         TableKind::Group => return Err(BuildError::Group),
         TableKind::Goal => return Err(BuildError::Goal),
+        TableKind::Puzzle => return Err(BuildError::Puzzle),
     };
     let header = id.write(dir, outcome.encoding, outcome.histogram, &outcome.packed)?;
     Ok(Built {

@@ -18,6 +18,7 @@ use crate::bfs::{BfsError, UNREACHED_BYTE, breadth_first_rows};
 use crate::model::kpuzzle::{Generators, Pattern};
 use crate::packing::Encoding;
 use crate::space::defined::{DefinedSpace, DefinedSpaceError};
+use crate::table::Table;
 use indicatif::ProgressBar;
 use std::time::{Duration, Instant};
 
@@ -27,13 +28,30 @@ pub struct Projection {
     /// Per orbit, per piece value of the puzzle: its value in the projection.
     relabel: Vec<Vec<u16>>,
     /// One byte a rank: the distance, or [`UNREACHED_BYTE`] for ranks no state has.
-    distances: Vec<u8>,
+    distances: Distances,
+    deepest: u8,
     name: String,
+}
+
+/// Where a projection's distances are: filled in memory, or mapped from a table file.
+pub enum Distances {
+    Built(Vec<u8>),
+    Mapped(Table),
+}
+
+impl Distances {
+    #[inline]
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Distances::Built(bytes) => bytes,
+            Distances::Mapped(table) => table.payload(),
+        }
+    }
 }
 
 impl Projection {
     /// The projection of `goal` that sees the pieces `relabel` keeps apart and forgets the
-    /// twists of the orbits in `ignored`, its distances filled by the engine.
+    /// twists of the orbits in `ignored`, its distances filled by the engine in memory.
     pub fn build(
         definition: &crate::model::kpuzzle::KPuzzleDefinition,
         generators: &Generators,
@@ -46,12 +64,40 @@ impl Projection {
         let projected = goal.relabelled(&relabel);
         let space = DefinedSpace::new(definition, generators, &projected, ignored)?;
         let outcome = breadth_first_rows(&space, Encoding::Byte, progress)?;
+        let deepest = outcome.histogram.len().saturating_sub(1) as u8;
         Ok(Projection {
             space,
             relabel,
-            distances: outcome.packed,
+            distances: Distances::Built(outcome.packed),
+            deepest,
             name,
         })
+    }
+
+    /// The projection over `space` (of the goal relabelled by `relabel`) whose distances
+    /// `table` holds, one byte a rank (as [`crate::catalogue::puzzle`] writes them).
+    pub fn mapped(
+        space: DefinedSpace,
+        relabel: Vec<Vec<u16>>,
+        table: Table,
+        name: String,
+    ) -> Projection {
+        let deepest = table.header().histogram.len().saturating_sub(1) as u8;
+        Projection {
+            space,
+            relabel,
+            distances: Distances::Mapped(table),
+            deepest,
+            name,
+        }
+    }
+
+    /// The table file the distances are mapped from, if they are.
+    pub fn file(&self) -> Option<&std::path::Path> {
+        match &self.distances {
+            Distances::Built(_) => None,
+            Distances::Mapped(table) => Some(table.path()),
+        }
     }
 
     /// The rank of what this projection sees of `pattern`.
@@ -62,7 +108,7 @@ impl Projection {
     /// The exact distance of rank `rank` in the projection.
     #[inline]
     pub fn distance(&self, rank: u64) -> u8 {
-        self.distances[rank as usize]
+        self.distances.bytes()[rank as usize]
     }
 
     /// What the projection keeps, for people.
@@ -72,17 +118,12 @@ impl Projection {
 
     /// How many states the table holds (one byte each).
     pub fn states(&self) -> u64 {
-        self.distances.len() as u64
+        self.distances.bytes().len() as u64
     }
 
     /// The deepest distance in the table.
     pub fn deepest(&self) -> u8 {
-        self.distances
-            .iter()
-            .copied()
-            .filter(|&d| d != UNREACHED_BYTE)
-            .max()
-            .unwrap_or(0)
+        self.deepest
     }
 
     /// The projection's space.
@@ -233,6 +274,11 @@ impl PuzzleSolver {
 
     pub fn projections(&self) -> &[Projection] {
         &self.projections
+    }
+
+    /// The pattern the solutions reach.
+    pub fn goal(&self) -> &Pattern {
+        &self.goal
     }
 
     pub fn generators(&self) -> &Generators {
@@ -387,10 +433,10 @@ impl<'a> Walk<'a> {
             sizes,
             spans,
             cached: (0..solver.projections.len())
-                .filter(|&p| solver.projections[p].distances.len() <= CACHED_TABLE)
+                .filter(|&p| solver.projections[p].states() as usize <= CACHED_TABLE)
                 .collect(),
             large: (0..solver.projections.len())
-                .filter(|&p| solver.projections[p].distances.len() > CACHED_TABLE)
+                .filter(|&p| solver.projections[p].states() as usize > CACHED_TABLE)
                 .collect(),
             moves: solver.generator.len(),
             nodes_at: root,
@@ -493,7 +539,7 @@ impl<'a> Walk<'a> {
             }
             for &p in &self.large {
                 let rank = self.rank(p, values);
-                crate::support::prefetch(&solver.projections[p].distances, rank as usize);
+                crate::support::prefetch(solver.projections[p].distances.bytes(), rank as usize);
                 self.child_ranks[at * count + p] = rank;
             }
             self.child_turns[at] = turn;

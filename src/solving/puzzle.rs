@@ -4,6 +4,7 @@
 //! it starts).
 
 use crate::bfs::{BfsError, Checkpoint, RunOptions, StateSpace, breadth_first_rows_with};
+use crate::catalogue::puzzle::{self as puzzle_tables, ProjectionKey, PuzzleTableError};
 use crate::model::kpuzzle::{
     DefinitionError, Generators, GeneratorsError, KPuzzleDefinition, Metric, Pattern,
 };
@@ -73,6 +74,10 @@ pub enum PuzzleError {
         "the pattern databases need about {needed} (one byte a state) and {available} is available: give a smaller --table-states"
     )]
     TablesTooLarge { needed: String, available: String },
+    #[error(transparent)]
+    Table(#[from] PuzzleTableError),
+    #[error("--goal: {0}")]
+    Goal(Box<DefinitionError>),
     #[error("--scramble '{0}': {1}")]
     Scramble(String, String),
     #[error(
@@ -157,13 +162,25 @@ pub struct SpaceRequest {
     pub metric: Metric,
     /// Orbits whose orientation is left out, by name.
     pub ignore_orientation: Vec<String>,
+    /// A goal other than the solved pattern, as cubing.js's pattern JSON
+    /// (`{"ORBIT": {"pieces": [...], "orientation": [...], "orientationMod"?: [...]}}`): pieces
+    /// given one value are alike, so only the pieces that matter are solved (a sub-goal).
+    pub goal: Option<String>,
 }
 
-/// The generator moves of `request`, and the orbits (indices) whose orientation it leaves out.
+/// What a request asks, read: the generator moves, the orbits (indices) whose orientation it
+/// leaves out, and the goal.
+struct Parsed {
+    generators: Generators,
+    ignored: Vec<usize>,
+    goal: Pattern,
+}
+
+/// Reads `request` against `definition`.
 fn parse_request(
     definition: &KPuzzleDefinition,
     request: &SpaceRequest,
-) -> Result<(Generators, Vec<usize>), PuzzleError> {
+) -> Result<Parsed, PuzzleError> {
     let generators =
         Generators::parse(definition, &request.moves, request.metric).map_err(Box::new)?;
     let ignored = request
@@ -176,7 +193,17 @@ fn parse_request(
             })
         })
         .collect::<Result<Vec<usize>, _>>()?;
-    Ok((generators, ignored))
+    let goal = match &request.goal {
+        Some(text) => definition
+            .pattern_from_json_str(text)
+            .map_err(|e| PuzzleError::Goal(Box::new(e)))?,
+        None => definition.default_pattern().clone(),
+    };
+    Ok(Parsed {
+        generators,
+        ignored,
+        goal,
+    })
 }
 
 /// A puzzle's space as asked: the definition, its moves and the ranked states.
@@ -187,13 +214,17 @@ pub struct PuzzleSpace {
 }
 
 impl PuzzleSpace {
-    /// The space of the definition's solved pattern under the moves of `request`.
+    /// The space of the goal (the definition's solved pattern unless `request` gives one)
+    /// under the moves of `request`.
     pub fn new(
         definition: &KPuzzleDefinition,
         request: &SpaceRequest,
     ) -> Result<PuzzleSpace, PuzzleError> {
-        let (generators, ignored) = parse_request(definition, request)?;
-        let goal = definition.default_pattern().clone();
+        let Parsed {
+            generators,
+            ignored,
+            goal,
+        } = parse_request(definition, request)?;
         let space = DefinedSpace::new(definition, &generators, &goal, &ignored)?;
         Ok(PuzzleSpace {
             generators,
@@ -434,8 +465,9 @@ fn descend_from(
 /// What decides a run's ranks and moves, hashed: a checkpoint of another run is refused.
 fn fingerprint(name: &str, puzzle: &PuzzleSpace) -> u64 {
     let text = format!(
-        "{name}|{}|{}|{:?}",
+        "{name}|{}|{:?}|{}|{:?}",
         puzzle.space.describe(),
+        puzzle.goal,
         puzzle
             .generators
             .moves()
@@ -655,16 +687,40 @@ pub struct SolverRequest {
     pub space: SpaceRequest,
     /// The most states (one byte each) one projection's table may hold.
     pub per_table: u64,
+    /// Where the projections' tables are kept between runs (mapped when there, built and
+    /// written when not); `None` builds them in memory for this solver alone.
+    pub tables: Option<PathBuf>,
 }
 
-/// A puzzle's optimal solver: its projections' tables filled by the engine.
+/// A projection's table as the solver got it.
+#[derive(Clone, Debug)]
+pub enum TableSource {
+    /// Filled in memory.
+    Built,
+    /// Filled and written to this file.
+    Written(PathBuf),
+    /// Mapped from this file, written by an earlier run.
+    Read(PathBuf),
+}
+
+/// A solver and where each of its projections' tables came from (in the solver's order).
+pub struct OpenedSolver {
+    pub solver: PuzzleSolver,
+    pub sources: Vec<TableSource>,
+}
+
+/// A puzzle's optimal solver: its projections' tables filled by the engine, or mapped from
+/// the files an earlier run wrote (see [`SolverRequest::tables`]).
 pub fn open_solver(
     definition: &KPuzzleDefinition,
     request: &SolverRequest,
     progress: &ProgressBar,
-) -> Result<PuzzleSolver, PuzzleError> {
-    let (generators, ignored) = parse_request(definition, &request.space)?;
-    let goal = definition.default_pattern().clone();
+) -> Result<OpenedSolver, PuzzleError> {
+    let Parsed {
+        generators,
+        ignored,
+        goal,
+    } = parse_request(definition, &request.space)?;
     let specs = default_projections(definition, &generators, &goal, &ignored, request.per_table);
     if specs.is_empty() {
         return Err(PuzzleError::NoProjection {
@@ -691,28 +747,64 @@ pub fn open_solver(
         });
     }
     let mut projections = Vec::new();
+    let mut sources = Vec::new();
     for spec in &specs {
         let mut all_ignored = spec.ignored();
         all_ignored.extend_from_slice(&ignored);
         let name = spec.describe(definition, &goal);
         progress.set_message(format!("table of {name}"));
-        projections.push(
-            Projection::build(
-                definition,
-                &generators,
-                &goal,
-                spec.relabel(&goal),
-                &all_ignored,
-                name,
-                progress,
-            )
-            .map_err(|e| match e {
-                ProjectionError::Space(e) => PuzzleError::Space(e),
-                ProjectionError::Search(e) => PuzzleError::Search(e),
-            })?,
-        );
+        let relabel = spec.relabel(&goal);
+        let space = DefinedSpace::new(
+            definition,
+            &generators,
+            &goal.relabelled(&relabel),
+            &all_ignored,
+        )?;
+        let (projection, source) = match &request.tables {
+            Some(dir) => {
+                // The orbits and the generators' transformations, not the whole definition:
+                // its moves by name (and a hash map in it) decide nothing here.
+                let decided_by = format!(
+                    "{:?}|{generators:?}|{goal:?}|{relabel:?}|{all_ignored:?}",
+                    definition.orbits()
+                );
+                let key =
+                    ProjectionKey::new(definition.name(), generators.metric(), &decided_by, &space);
+                let opened = puzzle_tables::open_or_build(dir, &key, &space, progress)?;
+                let path = key.path(dir);
+                let source = match opened.built {
+                    true => TableSource::Written(path),
+                    false => TableSource::Read(path),
+                };
+                (
+                    Projection::mapped(space, relabel, opened.table, name),
+                    source,
+                )
+            }
+            None => {
+                let projection = Projection::build(
+                    definition,
+                    &generators,
+                    &goal,
+                    relabel,
+                    &all_ignored,
+                    name,
+                    progress,
+                )
+                .map_err(|e| match e {
+                    ProjectionError::Space(e) => PuzzleError::Space(e),
+                    ProjectionError::Search(e) => PuzzleError::Search(e),
+                })?;
+                (projection, TableSource::Built)
+            }
+        };
+        projections.push(projection);
+        sources.push(source);
     }
-    Ok(PuzzleSolver::new(projections, generators, goal))
+    Ok(OpenedSolver {
+        solver: PuzzleSolver::new(projections, generators, goal),
+        sources,
+    })
 }
 
 /// One position solved, for printing.
@@ -731,8 +823,9 @@ pub struct PuzzleSolution {
     pub seconds: f64,
 }
 
-/// Solves the position that `scramble` (an algorithm in the definition's moves) makes, and
-/// checks every solution by applying it to that position with the definition's moves.
+/// Solves the position that `scramble` (an algorithm in the definition's moves) makes from the
+/// solver's goal, and checks every solution by applying it to that position with the
+/// definition's moves: the result must match the goal.
 pub fn solve_scramble(
     solver: &PuzzleSolver,
     definition: &KPuzzleDefinition,
@@ -742,7 +835,7 @@ pub fn solve_scramble(
     let t = definition
         .transformation_of(scramble)
         .map_err(|e| PuzzleError::Scramble(scramble.to_string(), e.to_string()))?;
-    let start = definition.default_pattern().apply(&t);
+    let start = solver.goal().apply(&t);
     let search = solver.solve(&start, limits).map_err(|e| match e {
         PuzzleSolveError::Space(e) => PuzzleError::Space(e),
         PuzzleSolveError::Unsolvable => PuzzleError::Unsolvable(scramble.to_string()),

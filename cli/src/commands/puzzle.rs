@@ -6,9 +6,9 @@ use crate::report::chart::{Bars, ChartFormat, Labels, Scale, bars_and_marks};
 use clap::{Args, Subcommand, ValueEnum};
 use cubelab::model::kpuzzle::Metric;
 use cubelab::solving::puzzle::{
-    GodsAnswer, GodsOptions, PuzzleLimits, PuzzleSolution, PuzzleSpace, SolverRequest,
-    SpaceRequest, gods, gods_memory, open_definition, open_solver, random_scrambles,
-    solve_scramble,
+    GodsAnswer, GodsOptions, OpenedSolver, PuzzleLimits, PuzzleSolution, PuzzleSpace,
+    SolverRequest, SpaceRequest, TableSource, gods, gods_memory, open_definition, open_solver,
+    random_scrambles, solve_scramble,
 };
 use cubelab::support::units::{histogram_table, human_bytes, progress_bar, thousands};
 use std::path::{Path, PathBuf};
@@ -38,21 +38,45 @@ pub struct PuzzleArgs {
     /// Orbits whose orientation does not count, comma-separated (e.g. CENTERS).
     #[arg(long, value_name = "ORBIT,...", value_delimiter = ',')]
     ignore_orientation: Vec<String>,
+    /// A goal other than solved (a sub-goal): a file, or the text, of cubing.js's pattern
+    /// JSON ({"ORBIT": {"pieces": [...], "orientation": [...], "orientationMod": [...]}}, every
+    /// orbit). Pieces given one value are alike and an orientationMod of 1 forgets a twist, so
+    /// only the pieces that matter are solved: e.g. the 3x3x3's corners alone.
+    #[arg(long, value_name = "FILE|JSON")]
+    goal: Option<String>,
     /// Where named definitions are (DATA_DIR/puzzles).
     #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
     data_dir: PathBuf,
 }
 
 impl PuzzleArgs {
-    fn request(&self) -> SpaceRequest {
-        SpaceRequest {
+    fn request(&self) -> Result<SpaceRequest, String> {
+        let goal = match &self.goal {
+            None => None,
+            Some(text) if text.trim_start().starts_with('{') => Some(text.clone()),
+            Some(path) => {
+                let way_out = "give a pattern JSON file or the JSON itself";
+                // A FIFO or a device is never read, so never waited on.
+                match std::fs::metadata(path) {
+                    Ok(meta) if meta.is_file() => {}
+                    Ok(_) => return Err(format!("--goal {path}: not a regular file; {way_out}")),
+                    Err(e) => return Err(format!("--goal {path}: {e}; {way_out}")),
+                }
+                Some(
+                    std::fs::read_to_string(path)
+                        .map_err(|e| format!("--goal {path}: {e}; {way_out}"))?,
+                )
+            }
+        };
+        Ok(SpaceRequest {
             moves: self.moves.clone(),
             metric: match self.metric {
                 PuzzleMetric::Htm => Metric::Htm,
                 PuzzleMetric::Qtm => Metric::Qtm,
             },
             ignore_orientation: self.ignore_orientation.clone(),
-        }
+            goal,
+        })
     }
 }
 
@@ -82,8 +106,9 @@ pub enum PuzzleCommand {
         json: bool,
     },
     /// Optimal solutions: IDA* over pattern databases on projections of the puzzle (the
-    /// whole puzzle where it fits one table), built first by the same engine; every solution
-    /// is checked by applying it to the position with the definition's moves.
+    /// whole puzzle where it fits one table), built by the same engine the first time and kept
+    /// in DATA_DIR as puzzle-NAME-FINGERPRINT.tbl, mapped by later runs; every solution is
+    /// checked by applying it to the position with the definition's moves.
     Solve {
         #[command(flatten)]
         what: PuzzleArgs,
@@ -104,6 +129,10 @@ pub enum PuzzleCommand {
         /// The most states one pattern database may hold, one byte each.
         #[arg(long, value_name = "N", default_value_t = 200_000_000)]
         table_states: u64,
+        /// Build the pattern databases in memory for this run only, writing nothing to
+        /// DATA_DIR.
+        #[arg(long)]
+        no_save: bool,
         /// Give up on a position rather than search beyond this many moves.
         #[arg(long, value_name = "N")]
         max_length: Option<u32>,
@@ -133,7 +162,7 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
                     .build_global()
                     .map_err(|e| format!("cannot start {n} threads: {e}"))?;
             }
-            let request = what.request();
+            let request = what.request()?;
             let output = Output {
                 chart,
                 json,
@@ -148,13 +177,15 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
             seed,
             all,
             table_states,
+            no_save,
             max_length,
             timeout,
             json,
         } => {
             let request = SolverRequest {
-                space: what.request(),
+                space: what.request()?,
                 per_table: table_states,
+                tables: (!no_save).then(|| what.data_dir.clone()),
             };
             let timeout = match timeout {
                 Some(s) if !(s.is_finite() && s > 0.0) => {
@@ -201,7 +232,7 @@ fn run_solve(
     let started = std::time::Instant::now();
     let solver = open_solver(definition, request, &bar);
     bar.finish_and_clear();
-    let solver = solver.map_err(|e| e.to_string())?;
+    let OpenedSolver { solver, sources } = solver.map_err(|e| e.to_string())?;
     if !json {
         eprintln!(
             "{}: {} pattern database(s) in {:.2} s:",
@@ -209,9 +240,14 @@ fn run_solve(
             solver.projections().len(),
             started.elapsed().as_secs_f64()
         );
-        for p in solver.projections() {
+        for (p, source) in solver.projections().iter().zip(&sources) {
+            let source = match source {
+                TableSource::Built => "built in memory".to_string(),
+                TableSource::Written(path) => format!("built, written to {}", path.display()),
+                TableSource::Read(path) => format!("read from {}", path.display()),
+            };
             eprintln!(
-                "  {}: {} states, deepest {}",
+                "  {}: {} states, deepest {}; {source}",
                 p.name(),
                 thousands(p.states()),
                 p.deepest()

@@ -206,6 +206,124 @@ fn the_skewb_has_3149280_positions_and_gods_number_11() {
     assert_eq!(answer["diameter"], 11);
 }
 
+/// The 3x3x3's corners alone, as a sub-goal of cubing.js's 3x3x3 (its edges and centres all
+/// alike, their twists forgotten): the corner group's published distances, 88,179,840
+/// positions.
+#[test]
+#[ignore = "needs cubing.js's definitions: scripts/test.sh writes them and runs this"]
+fn the_3x3x3s_corners_as_a_goal_have_the_corner_tables_distances() {
+    let blank = |n: usize| serde_json::json!({"pieces": vec![0; n], "orientation": vec![0; n], "orientationMod": vec![1; n]});
+    let corners: Vec<u16> = (0..8).collect();
+    let goal = serde_json::json!({
+        "CORNERS": {"pieces": corners, "orientation": vec![0; 8]},
+        "EDGES": blank(12),
+        "CENTERS": blank(6),
+    })
+    .to_string();
+    let answer = gods_of("3x3x3", &["--moves", "U,D,L,R,F,B", "--goal", &goal]);
+    let expected = published_histogram(TableId::new(TableKind::Corners, Metric::Htm)).unwrap();
+    assert_eq!(counts(&answer), expected);
+}
+
+/// Distances to a sub-goal of the hand-written 2x2x2 (the U-layer corners alike, the D-layer
+/// corners alike: the layers separated, twists solved), by a plain breadth-first search over
+/// the definition's patterns, independent of the ranking and the engine.
+fn sub_goal_distances_by_patterns(goal_json: &str) -> Vec<u64> {
+    use cubelab::model::kpuzzle::KPuzzleDefinition;
+    use std::collections::HashSet;
+    let definition = KPuzzleDefinition::from_json_str(HAND_2X2).unwrap();
+    let goal = definition.pattern_from_json_str(goal_json).unwrap();
+    let moves: Vec<_> = ["U", "U2", "U'", "R", "R2", "R'", "F", "F2", "F'"]
+        .iter()
+        .map(|m| definition.transformation_of(m).unwrap())
+        .collect();
+    let mut seen = HashSet::from([goal.clone()]);
+    let mut frontier = vec![goal];
+    let mut counts = Vec::new();
+    while !frontier.is_empty() {
+        counts.push(frontier.len() as u64);
+        let mut next = Vec::new();
+        for pattern in &frontier {
+            for m in &moves {
+                let moved = pattern.apply(m);
+                if seen.insert(moved.clone()) {
+                    next.push(moved);
+                }
+            }
+        }
+        frontier = next;
+    }
+    counts
+}
+
+const LAYERS_GOAL: &str =
+    r#"{"CORNERS": {"pieces": [0,0,0,0,1,1,1,1], "orientation": [0,0,0,0,0,0,0,0]}}"#;
+
+/// A goal other than solved, given inline or as a file: God's algorithm over it equals a plain
+/// search over patterns, and solutions reach it (checked by the definition's own moves).
+#[test]
+fn a_sub_goal_has_the_distances_of_a_plain_search_and_is_solved_to() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hand.kpuzzle.json");
+    std::fs::write(&file, HAND_2X2).unwrap();
+    let goal_file = dir.path().join("layers.json");
+    std::fs::write(&goal_file, LAYERS_GOAL).unwrap();
+    let file = file.to_str().unwrap();
+    let expected = sub_goal_distances_by_patterns(LAYERS_GOAL);
+    assert!(expected.len() > 4, "{expected:?}");
+    for goal in [LAYERS_GOAL, goal_file.to_str().unwrap()] {
+        let answer = gods(dir.path(), &[file, "--moves", "U,R,F", "--goal", goal]);
+        assert_eq!(counts(&answer), expected);
+    }
+    let answers = solve(
+        dir.path(),
+        &[
+            file,
+            "--moves",
+            "U,R,F",
+            "--goal",
+            LAYERS_GOAL,
+            "--table-states",
+            "1000",
+            "--random",
+            "6",
+        ],
+    );
+    use cubelab::model::kpuzzle::KPuzzleDefinition;
+    let definition = KPuzzleDefinition::from_json_str(HAND_2X2).unwrap();
+    let goal = definition.pattern_from_json_str(LAYERS_GOAL).unwrap();
+    for answer in &answers {
+        let start = goal.apply(
+            &definition
+                .transformation_of(answer["scramble"].as_str().unwrap())
+                .unwrap(),
+        );
+        let end = start.apply(
+            &definition
+                .transformation_of(answer["solution"].as_str().unwrap())
+                .unwrap(),
+        );
+        assert!(end.matches(&goal), "{answer}");
+        assert!(
+            answer["length"].as_u64().unwrap() < expected.len() as u64,
+            "{answer}"
+        );
+        assert_eq!(answer["optimal"], true);
+    }
+    // A goal that is not a pattern of the definition is refused, naming the field.
+    let out = Command::new(CUBELAB)
+        .args(["puzzle", "gods", file, "--moves", "U,R,F", "--goal"])
+        .arg(r#"{"CORNERS": {"pieces": [0,1], "orientation": [0,0]}}"#)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("--goal") && stderr.contains("CORNERS"),
+        "{stderr}"
+    );
+}
+
 fn solve(dir: &Path, args: &[&str]) -> Vec<serde_json::Value> {
     run_json("solve", dir, args)
         .lines()
@@ -293,6 +411,58 @@ fn a_hand_written_2x2_is_solved_optimally_with_projections() {
     }
 }
 
+/// The pattern databases are kept: the first run builds and writes each (one table file a
+/// projection in the data directory), the second maps them and prints the same solution; with
+/// `--no-save` nothing is written.
+#[test]
+fn pattern_databases_are_written_once_and_read_by_later_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hand.kpuzzle.json");
+    std::fs::write(&file, HAND_2X2).unwrap();
+    let run = |extra: &[&str]| {
+        let out = Command::new(CUBELAB)
+            .args(["puzzle", "solve", "--data-dir"])
+            .arg(dir.path())
+            .arg(&file)
+            .args(["--moves", "U,R,F", "--table-states", "100000"])
+            .args(["--scramble", "R U2 F' U"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        (String::from_utf8(out.stdout).unwrap(), stderr)
+    };
+    let tables = || -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("puzzle-") && n.ends_with(".tbl"))
+            .collect();
+        names.sort();
+        names
+    };
+    let (_, quiet) = run(&["--no-save"]);
+    assert!(quiet.contains("built in memory"), "{quiet}");
+    assert!(tables().is_empty(), "{:?}", tables());
+    let (first, built) = run(&[]);
+    let written = tables();
+    assert!(written.len() >= 2, "{written:?}: {built}");
+    assert_eq!(
+        built.matches("written to").count(),
+        written.len(),
+        "{built}"
+    );
+    let (second, read) = run(&[]);
+    assert_eq!(read.matches("read from").count(), written.len(), "{read}");
+    assert!(!read.contains("written to"), "{read}");
+    assert_eq!(tables(), written);
+    // The same solution (the times after it differ), of the scramble's length.
+    let solution = |out: &str| out.split(';').next().unwrap_or_default().to_string();
+    assert_eq!(solution(&first), solution(&second));
+    assert!(first.contains("(4, optimal"), "{first}");
+}
+
 /// The Pyraminx with its tips solved from cubing.js's definition: every solution checked by
 /// the definition's algebra, and every length within God's number of the same moves.
 #[test]
@@ -303,19 +473,35 @@ fn the_pyraminx_is_solved_optimally() {
     let text = std::fs::read_to_string(&file).unwrap();
     let file = file.to_str().unwrap();
     let moves = "r,l,b,u,2r,2l,2b,2u";
-    let answers = solve(
-        &dir,
-        &[
-            file,
-            "--moves",
-            moves,
-            "--table-states",
-            "2000000",
-            "--random",
-            "20",
-        ],
-    );
+    // Its own data directory: the pattern databases are written there by the first run and
+    // read by the second (a definition of several orbits names its tables the same each run).
+    let data = tempfile::tempdir().unwrap();
+    let tables = || {
+        let mut names: Vec<_> = std::fs::read_dir(data.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        names
+    };
+    let args = [
+        file,
+        "--moves",
+        moves,
+        "--table-states",
+        "2000000",
+        "--random",
+        "20",
+    ];
+    let answers = solve(data.path(), &args);
     check_solutions(&text, &answers);
+    let written = tables();
+    assert!(!written.is_empty());
+    let again = solve(data.path(), &args);
+    assert_eq!(tables(), written);
+    let lengths =
+        |a: &[serde_json::Value]| a.iter().map(|a| a["length"].clone()).collect::<Vec<_>>();
+    assert_eq!(lengths(&again), lengths(&answers));
     let gods = gods_of("pyraminx", &["--moves", moves]);
     let diameter = gods["diameter"].as_u64().unwrap();
     assert!(
