@@ -2,8 +2,10 @@
 # Optimal solving side by side with twips (cubing/twips): the same cubing.js definitions,
 # generators and positions, one thread each (RAYON_NUM_THREADS=1 for cubelab's table builds,
 # --num-threads 1 for twips), twips given as much table memory as cubelab's pattern databases
-# take, alternating per position and round. Each position is one process of each (its tables
-# built first: neither keeps tables between runs; twips stops at its first solution). Prints a
+# take, alternating per position and round. Each position is one process of each (twips stops
+# at its first solution). cubelab builds its tables in every process (`--no-save`, as twips
+# does), or with TABLES=kept maps the files one run wrote beforehand (as `puzzle solve` does
+# by default); twips keeps none. Prints a
 # markdown table per case and round: the total seconds and the largest peak memory (GNU time),
 # the ratios, and whether the two agree on every optimal length.
 #
@@ -13,7 +15,8 @@
 # solve --random N --seed S` where a case's walk length is 0, else of that many generator moves
 # or their inverses (Python's random with the seed). Environment: TWIPS (its binary, default
 # `twips`), PUZZLES (the definitions, default target/kpuzzle), TIMEOUT (seconds a run, default
-# 1800), CASES (lines `NAME|MOVES|POSITIONS|SEED|TABLE STATES|WALK LENGTH`).
+# 1800), CASES (lines `NAME|MOVES|POSITIONS|SEED|TABLE STATES|WALK LENGTH`), TABLES (built or
+# kept, default built).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds=${1:-2}
@@ -29,6 +32,11 @@ cargo build --release --quiet --bin cubelab
 cases=${CASES:-"master_tetraminx|R,L,B,U,2R,2L,2B,2U|3|1|200000000|14"}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+case ${TABLES:-built} in
+  built) tables=(--no-save) ;;
+  kept) tables=(--data-dir "$out/data") ;;
+  *) echo "bench-puzzle-solve.sh: TABLES is built or kept, not '$TABLES'" >&2; exit 2 ;;
+esac
 
 source scripts/bench-lib.sh
 
@@ -38,8 +46,8 @@ while IFS='|' read -r name moves count seed states walk; do
   [ -n "$name" ] || continue
   def=$defs/$name.kpuzzle.json
   # The positions, and the table memory cubelab's databases take (one byte a state).
-  target/release/cubelab puzzle solve "$def" --moves "$moves" --random "$count" --seed "$seed" \
-    --table-states "$states" --max-length 0 --json >"$out/positions" 2>"$out/setup.err" || true
+  target/release/cubelab puzzle solve "$def" "${tables[@]}" --moves "$moves" --random "$count" \
+    --seed "$seed" --table-states "$states" --max-length 0 --json >"$out/positions" 2>"$out/setup.err" || true
   if [ "${walk:-0}" -gt 0 ]; then
     python3 -c 'import random,sys
 moves, count, seed, walk = sys.argv[1].split(","), int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
@@ -51,14 +59,14 @@ for _ in range(count):
     python3 -c 'import json,sys
 for line in open(sys.argv[1]): print(json.loads(line)["scramble"])' "$out/positions" >"$out/scrambles"
   fi
-  table_mib=$(RAYON_NUM_THREADS=1 target/release/cubelab puzzle solve "$def" --moves "$moves" \
-    --scramble "" --table-states "$states" 2>&1 >/dev/null |
+  table_mib=$(RAYON_NUM_THREADS=1 target/release/cubelab puzzle solve "$def" "${tables[@]}" \
+    --moves "$moves" --scramble "" --table-states "$states" 2>&1 >/dev/null |
     sed -n 's/^  .*: \([0-9,]*\) states.*/\1/p' | tr -d , | awk '{s += $1} END {printf "%d", s / 1048576 + 1}')
   for round in $(seq "$rounds"); do
     our_s=0 our_kib=0 their_s=0 their_kib=0 lengths="" theirs_lengths=""
     while read -r scramble; do
       ours=$(RAYON_NUM_THREADS=1 timed "$out/ours" target/release/cubelab puzzle solve "$def" \
-        --moves "$moves" --table-states "$states" --json --scramble "$scramble")
+        "${tables[@]}" --moves "$moves" --table-states "$states" --json --scramble "$scramble")
       theirs=$(timed "$out/twips" "$twips" search --num-threads 1 --memory-MiB "$table_mib" \
         --min-num-solutions 1 --generator-moves "$moves" --scramble-alg "$scramble" "$def")
       read -r s kib <<<"$ours"

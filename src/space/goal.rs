@@ -349,7 +349,8 @@ mod tests {
     use indicatif::ProgressBar;
     use rand::SeedableRng;
     use rand::rngs::Xoshiro256PlusPlus;
-    use std::collections::{HashMap, VecDeque};
+    use rustc_hash::FxHashMap;
+    use std::collections::VecDeque;
 
     /// Distances by a plain search over cubies: positions keyed by the named pieces' slots and
     /// turns, the goal states every cube the mask calls reached.
@@ -401,7 +402,8 @@ mod tests {
         };
         // Start from every goal state, found as the cubes of the goal's own enumeration, each
         // checked against the mask.
-        let mut seen: HashMap<Vec<(u8, u8)>, u8> = HashMap::new();
+        // FxHash: the keys are the search's own, not an adversary's.
+        let mut seen: FxHashMap<Vec<(u8, u8)>, u8> = FxHashMap::default();
         let mut queue = VecDeque::new();
         for cube in goal_cubes(mask) {
             assert!(mask.is_reached(&cube));
