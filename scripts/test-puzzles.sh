@@ -3,7 +3,9 @@
 # target/kpuzzle (scripts/puzzle-definitions.sh: the `cubing` npm package, Node.js and npm),
 # then runs the suite's tests that read them (marked ignored for a plain `cargo test`):
 # Pyraminx and Skewb against their published counts, cubing.js's 2x2x2 against the cube's own
-# table.
+# table and the 3x3x3's corners (a sub-goal) against the corner table's, the Pyraminx solved
+# (its pattern databases written once, read again), the 2x2x2 and 3x3x3 solved as the cube's
+# own solvers solve them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/puzzle-definitions.sh target/kpuzzle >/dev/null

@@ -18,6 +18,7 @@ use cubelab::solving::goal::{
 };
 use cubelab::solving::{JsonShape, Method, Request, Solvers};
 use cubelab::support::named::Named;
+use cubelab::table::identity::{FileIdentity, all_unchanged, record_opened};
 use cubelab::table::{BuildLock, Table as LibTable, Verify};
 use indicatif::ProgressBar;
 use pyo3::create_exception;
@@ -735,6 +736,10 @@ fn coset<'py>(
 struct Table {
     /// Shared with the buffers `buffer()` exports, which keep the mapping.
     table: Arc<LibTable>,
+    /// The file as opened: every read checks it first, so a file rewritten in place (whose
+    /// entries would be another table's) or cut short (whose pages would fault) raises
+    /// TableError instead of answering from it or killing the interpreter.
+    opened: Vec<FileIdentity>,
 }
 
 #[pymethods]
@@ -747,11 +752,11 @@ impl Table {
         let kind: TableKind = named("table", name)?;
         let metric: Metric = named("metric", metric)?;
         let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
-        let table = TableId::new(kind, metric)
-            .open(&dir, Verify::IfNew)
-            .map_err(table_error)?;
+        let (table, opened) =
+            record_opened(|| TableId::new(kind, metric).open(&dir, Verify::IfNew));
         Ok(Table {
-            table: Arc::new(table),
+            table: Arc::new(table.map_err(table_error)?),
+            opened,
         })
     }
 
@@ -774,19 +779,23 @@ impl Table {
         let metric: Metric = named("metric", metric)?;
         let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
         let id = TableId::new(kind, metric);
-        let table = py
-            .detach(|| {
+        let (table, opened) = py
+            .detach(|| -> Result<_, String> {
                 let _lock = BuildLock::acquire(&dir).map_err(|e| e.to_string())?;
-                if !force && let Ok(table) = id.open(&dir, Verify::IfNew) {
-                    return Ok(table);
+                if !force
+                    && let (Ok(table), opened) = record_opened(|| id.open(&dir, Verify::IfNew))
+                {
+                    return Ok((table, opened));
                 }
                 cubelab::catalogue::build(id, &dir, &ProgressBar::hidden())
                     .map_err(|e| e.to_string())?;
-                id.open(&dir, Verify::IfNew).map_err(|e| e.to_string())
+                let (table, opened) = record_opened(|| id.open(&dir, Verify::IfNew));
+                Ok((table.map_err(|e| e.to_string())?, opened))
             })
             .map_err(table_error)?;
         Ok(Table {
             table: Arc::new(table),
+            opened,
         })
     }
 
@@ -795,9 +804,10 @@ impl Table {
     fn open_path(path: PathBuf) -> PyResult<Table> {
         let rebuild =
             "gen-tables --list` (which names each table's file), then `gen-tables --force TABLE";
-        let table = LibTable::open_path(&path, rebuild, Verify::IfNew).map_err(table_error)?;
+        let (table, opened) = record_opened(|| LibTable::open_path(&path, rebuild, Verify::IfNew));
         Ok(Table {
-            table: Arc::new(table),
+            table: Arc::new(table.map_err(table_error)?),
+            opened,
         })
     }
 
@@ -853,6 +863,7 @@ impl Table {
     fn distance(&self, index: u64) -> PyResult<Option<u8>> {
         let unreached = self.exact_marker()?;
         self.check_index(index)?;
+        self.check_unchanged()?;
         let value = self.table.entry(index);
         Ok((value != unreached).then_some(value))
     }
@@ -863,6 +874,7 @@ impl Table {
         if let Some(&bad) = indices.iter().find(|&&i| i >= self.entries()) {
             self.check_index(bad)?;
         }
+        self.check_unchanged()?;
         let table = &*self.table;
         Ok(py.detach(|| {
             indices
@@ -896,6 +908,7 @@ impl Table {
                     stop - start
                 ))
             })?;
+        self.check_unchanged()?;
         let table = &*self.table;
         py.detach(|| entries.extend((start..stop).map(|i| table.entry(i))));
         Ok(entries)
@@ -947,6 +960,7 @@ impl Table {
             .ok()
             .filter(|&len| isize::try_from(len).is_ok())
             .ok_or_else(too_large)?;
+        self.check_unchanged()?;
         let table = &*self.table;
         let bytes = PyByteArray::new_with(py, len, |entries| {
             py.detach(|| {
@@ -990,6 +1004,11 @@ impl Table {
 }
 
 impl Table {
+    /// Raises TableError if the file is no longer the one opened (see `opened`).
+    fn check_unchanged(&self) -> PyResult<()> {
+        all_unchanged(&self.opened).map_err(table_error)
+    }
+
     /// The value that marks an unreached state, for the exact encodings.
     fn exact_marker(&self) -> PyResult<u8> {
         match self.table.header().encoding {

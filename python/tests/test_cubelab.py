@@ -193,6 +193,31 @@ def test_tables_are_mapped_and_read_by_index(data_dir):
     assert reopened.build_histogram == table.build_histogram
 
 
+def test_a_table_rewritten_or_cut_under_its_reader_raises(data_dir, tmp_path):
+    # A copy of the HTM table, opened, then overwritten in place with the QTM table's bytes (as
+    # `cp` onto it or `dd conv=notrunc` would): its entries are another table's now.
+    import shutil
+
+    path = tmp_path / "2x2-htm.tbl"
+    shutil.copyfile(data_dir / "2x2-htm.tbl", path)
+    table = cubelab.Table.open_path(path)
+    assert table.distance(0) == 0
+    other = (data_dir / "2x2-qtm.tbl").read_bytes()
+    time.sleep(0.02)
+    with open(path, "r+b") as f:
+        f.write(other)
+    for read in (lambda: table.distance(1), lambda: table.distances([1, 2]), lambda: table.read(0, 10)):
+        with pytest.raises(cubelab.TableError, match="changed"):
+            read()
+    # Cut short under a reader: an error, not SIGBUS killing the interpreter.
+    shutil.copyfile(data_dir / "2x2-htm.tbl", path)
+    table = cubelab.Table.open_path(path)
+    with open(path, "r+b") as f:
+        f.truncate(8192)
+    with pytest.raises(cubelab.TableError, match="changed"):
+        table.distance(3_000_000)
+
+
 def test_a_read_too_large_for_memory_raises_memory_error(data_dir):
     # Run where the address space is capped just above what the interpreter holds, so that the
     # read cannot be allocated: it must raise, not abort the interpreter.

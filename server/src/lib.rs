@@ -14,8 +14,11 @@
 //! [`Limits::queue`] and is then answered 503, so the wait for an answer is bounded too.
 //! Everything else (2x2 look-ups, two-phase and layer solves: milliseconds) runs beside them on
 //! threads of its own, so that it never queues behind a search. A search whose client has gone
-//! is stopped; a connection must send its request's headers within [`Limits::header_timeout`];
-//! and Ctrl-C or SIGTERM stops the server within [`SHUTDOWN_GRACE`] whatever its clients do.
+//! is stopped; a connection must send its request's headers within [`Limits::header_timeout`]
+//! and its body within [`Limits::body_timeout`] (a body declared larger than
+//! [`Limits::body_bytes`] is refused before any of it is read); at most [`Limits::connections`]
+//! are open at once; and Ctrl-C or SIGTERM stops the server within [`SHUTDOWN_GRACE`] whatever
+//! its clients do.
 
 use axum::Router;
 use axum::body::Bytes;
@@ -63,6 +66,11 @@ pub struct Limits {
     /// How long a connection may take to send a request's headers, from its opening or from
     /// the end of its last answer (a silent or slow client is disconnected after it).
     pub header_timeout: Duration,
+    /// How long a request's body may take to arrive once its headers have (a slower one is
+    /// answered 408 and its connection closed).
+    pub body_timeout: Duration,
+    /// Connections open at once; one more is answered 503 and closed at once.
+    pub connections: usize,
 }
 
 impl Default for Limits {
@@ -76,6 +84,8 @@ impl Default for Limits {
             queue: Duration::from_secs(10),
             client_searches: Limits::client_share(searches),
             header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            connections: 512,
         }
     }
 }
@@ -257,6 +267,7 @@ impl Drop for CancelOnDrop {
 /// The routes over a shared [`Server`].
 pub fn router(server: Arc<Server>) -> Router {
     let body_bytes = server.limits.body_bytes;
+    let body = (body_bytes, server.limits.body_timeout);
     Router::new()
         .route("/", get(page))
         .route("/app.js", get(script))
@@ -270,13 +281,63 @@ pub fn router(server: Arc<Server>) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(body_bytes))
+        .layer(axum::middleware::from_fn(move |request, next| {
+            whole_body(body, request, next)
+        }))
         .with_state(server)
+}
+
+/// Reads a request's whole body before its handler runs, within `limits` (the most bytes, the
+/// longest wait): a body declared larger is answered 413 before any of it is read, one that
+/// turns out larger 413, and one that does not arrive in time 408, so a client that sends its
+/// headers and then a trickle holds its connection for the timeout at most.
+async fn whole_body(
+    (most, wait): (usize, Duration),
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let too_large = || ApiError {
+        status: StatusCode::PAYLOAD_TOO_LARGE,
+        message: format!("the request body is larger than this server's {most} bytes"),
+    };
+    let declared = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u128>().ok());
+    if declared.is_some_and(|n| n > most as u128) {
+        return too_large().into_response();
+    }
+    let (parts, body) = request.into_parts();
+    match tokio::time::timeout(wait, axum::body::to_bytes(body, most)).await {
+        Err(_) => {
+            let mut answer = ApiError {
+                status: StatusCode::REQUEST_TIMEOUT,
+                message: format!(
+                    "the request body did not arrive within {} s",
+                    wait.as_secs_f64()
+                ),
+            }
+            .into_response();
+            answer.headers_mut().insert(
+                header::CONNECTION,
+                header::HeaderValue::from_static("close"),
+            );
+            answer
+        }
+        Ok(Err(_)) => too_large().into_response(),
+        Ok(Ok(bytes)) => {
+            next.run(axum::extract::Request::from_parts(parts, bytes.into()))
+                .await
+        }
+    }
 }
 
 /// Serves `router` on `listener` until Ctrl-C (or SIGTERM); the requests under way then get
 /// [`SHUTDOWN_GRACE`] to finish, and whatever is left is dropped (its searches stopped).
 pub async fn serve(listener: tokio::net::TcpListener, server: Arc<Server>) -> std::io::Result<()> {
     let header_timeout = server.limits.header_timeout;
+    let slots = Arc::new(Semaphore::new(server.limits.connections.max(1)));
     let mut routes = router(server);
     if listener.local_addr()?.ip().is_loopback() {
         routes = routes.layer(axum::middleware::from_fn(loopback_host_only));
@@ -289,10 +350,20 @@ pub async fn serve(listener: tokio::net::TcpListener, server: Arc<Server>) -> st
         tokio::select! {
             () = &mut signal => break,
             accepted = listener.accept() => match accepted {
-                Ok((stream, peer)) => {
-                    let routes = routes.clone().layer(axum::Extension(ClientAddress(peer.ip())));
-                    connections.spawn(connection(stream, routes, header_timeout, closed.clone()));
-                }
+                Ok((stream, peer)) => match slots.clone().try_acquire_owned() {
+                    Ok(slot) => {
+                        let routes =
+                            routes.clone().layer(axum::Extension(ClientAddress(peer.ip())));
+                        let served = connection(stream, routes, header_timeout, closed.clone());
+                        connections.spawn(async move {
+                            served.await;
+                            drop(slot);
+                        });
+                    }
+                    Err(_) => {
+                        connections.spawn(refuse_full(stream));
+                    }
+                },
                 // Out of descriptors, or a connection reset before it was taken: accepting
                 // again at once would spin; the header timeout frees descriptors meanwhile.
                 Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
@@ -307,6 +378,31 @@ pub async fn serve(listener: tokio::net::TcpListener, server: Arc<Server>) -> st
     // Dropping the set aborts what is left; each aborted handler cancels its search.
     connections.abort_all();
     Ok(())
+}
+
+/// Answers a connection past [`Limits::connections`] with a 503 and closes it (a second at
+/// most for a client that does not read).
+async fn refuse_full(stream: tokio::net::TcpStream) {
+    const BODY: &str =
+        r#"{"error":"the server has as many connections open as it takes; try again shortly"}"#;
+    let answer = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{BODY}",
+        BODY.len()
+    );
+    let send = async {
+        let mut sent = 0;
+        while sent < answer.len() {
+            if stream.writable().await.is_err() {
+                return;
+            }
+            match stream.try_write(&answer.as_bytes()[sent..]) {
+                Ok(n) => sent += n,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+                Err(_) => return,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(1), send).await;
 }
 
 /// Serves one connection: HTTP/1.1 with keep-alive, the headers of each request due within
@@ -532,10 +628,16 @@ async fn solve(
         }
     };
     let puzzle = puzzle_named(asked.puzzle.as_deref())?;
-    let positions: Vec<Result<Position, String>> = texts
-        .iter()
-        .map(|t| parse_position(t, puzzle, Form::Auto).map_err(|e| e.to_string()))
-        .collect();
+    // Reading a position can take seconds (`((R U F)1000)333` is 2 KB): not on the threads
+    // that accept and answer connections.
+    let (texts, positions) = off_the_runtime(move || {
+        let positions: Vec<Result<Position, String>> = texts
+            .iter()
+            .map(|t| parse_position(t, puzzle, Form::Auto).map_err(|e| e.to_string()))
+            .collect();
+        (texts, positions)
+    })
+    .await?;
     if single && let Err(message) = &positions[0] {
         return Err(ApiError::bad(message.clone()));
     }
@@ -584,6 +686,19 @@ async fn solve(
     } else {
         Ok(axum::Json(json!({ "answers": answers })))
     }
+}
+
+/// Runs `work` (reading positions, applying moves: milliseconds to seconds of computation) on
+/// a blocking thread, so that the runtime's threads keep accepting and answering.
+async fn off_the_runtime<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("reading the request failed: {e}"),
+        })
 }
 
 /// Solves the positions one after another within `search` in all; a position reached after
@@ -681,12 +796,15 @@ struct ValidateBody {
 async fn validate(headers: HeaderMap, bytes: Result<Bytes, BytesRejection>) -> ApiResult {
     let asked: ValidateBody = body(&headers, bytes)?;
     let puzzle = puzzle_named(asked.puzzle.as_deref())?;
-    let position = parse_position(&asked.position, puzzle, Form::Auto).and_then(|p| {
-        let Some(text) = &asked.moves else {
-            return Ok(p);
-        };
-        p.apply_text(text)
-    });
+    let position = off_the_runtime(move || {
+        parse_position(&asked.position, puzzle, Form::Auto).and_then(|p| {
+            let Some(text) = &asked.moves else {
+                return Ok(p);
+            };
+            p.apply_text(text)
+        })
+    })
+    .await?;
     Ok(axum::Json(match position {
         Ok(p) => {
             let mut value = described(&p);
@@ -744,6 +862,8 @@ async fn tables(State(server): State<Arc<Server>>) -> ApiResult {
             "searches": server.limits.searches,
             "client_searches": server.limits.client_searches,
             "header_timeout_seconds": server.limits.header_timeout.as_secs_f64(),
+            "body_timeout_seconds": server.limits.body_timeout.as_secs_f64(),
+            "connections": server.limits.connections,
         },
     })))
 }

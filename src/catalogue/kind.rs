@@ -348,17 +348,17 @@ impl TableId {
         Some(TableId::new(kind, metric).with_encoding(header.encoding))
     }
 
-    /// The name of the table a header describes, or what its codes are where this build does
-    /// not know them.
+    /// What a header describes, for a message: `table NAME`, or a table of a kind this build
+    /// does not know, by its codes.
     pub fn name_of_header(header: &TableHeader) -> String {
         TableId::of_header(header).map_or_else(
             || {
                 format!(
-                    "an unknown kind (codes {} and {})",
+                    "a table of a kind this build does not know (codes {} and {})",
                     header.space.family, header.space.metric
                 )
             },
-            |id| id.name(),
+            |id| format!("table {}", id.name()),
         )
     }
 

@@ -120,7 +120,7 @@ pub enum PositionError {
     Notation(#[from] NotationError),
     #[error(transparent)]
     Facelet(#[from] FaceletError),
-    #[error("this is a {found} sticker string ({} letters), but --puzzle is {expected}", found.stickers())]
+    #[error("this is a {found} sticker string ({} letters), where a {expected} position is asked for", found.stickers())]
     PuzzleMismatch { expected: Puzzle, found: Puzzle },
     #[error(
         "{0} letters without spaces are neither a 2x2 (24) nor a 3x3 (54) sticker string; \
@@ -129,7 +129,7 @@ pub enum PositionError {
     UnclearLetters(usize),
     #[error("a sticker string has 24 letters (2x2) or 54 (3x3), this one has {0}")]
     StickerCount(usize),
-    #[error("Reid's notation describes a 3x3, but --puzzle is 2x2")]
+    #[error("Reid's notation describes a 3x3, where a 2x2 position is asked for")]
     ReidOnPocket,
 }
 
@@ -345,6 +345,22 @@ impl<R: BufRead> Iterator for PositionLines<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The library names no command-line option: the same errors reach the HTTP API and
+    /// Python, which have none.
+    #[test]
+    fn a_position_of_the_other_puzzle_is_refused_without_naming_an_option() {
+        let pocket_stickers = "UUUURRRRFFFFDDDDLLLLBBBB";
+        let err = parse_position(pocket_stickers, Some(Puzzle::Cube), Form::Auto).unwrap_err();
+        assert!(matches!(err, PositionError::PuzzleMismatch { .. }), "{err}");
+        let message = err.to_string();
+        assert!(
+            message.contains("2x2 sticker string (24 letters)"),
+            "{message}"
+        );
+        assert!(!message.contains("--"), "{message}");
+        assert!(!PositionError::ReidOnPocket.to_string().contains("--"));
+    }
 
     fn read(bytes: &[u8]) -> Vec<(usize, Result<String, LineError>)> {
         PositionLines::new(bytes)

@@ -52,7 +52,7 @@ pub enum TableError {
         expected: u32,
         rebuild: String,
     },
-    #[error("{path} holds table {found}, not {expected}; rebuild it with `{rebuild}`")]
+    #[error("{path} holds {found}, not table {expected}; rebuild it with `{rebuild}`")]
     WrongKind {
         path: PathBuf,
         expected: String,

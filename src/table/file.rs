@@ -161,7 +161,15 @@ impl Table {
             )));
         }
         let expected = PAYLOAD_OFFSET as u64 + header.payload_bytes;
-        if map.len() as u64 != expected {
+        if map.len() as u64 > expected {
+            return Err(err(format!(
+                "it has {} bytes, {} more than its header's {expected}: something was written \
+                 after the table",
+                map.len(),
+                map.len() as u64 - expected
+            )));
+        }
+        if (map.len() as u64) < expected {
             return Err(TableError::Truncated {
                 path: path.to_path_buf(),
                 expected,

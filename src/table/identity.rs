@@ -12,11 +12,16 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-/// A file as opened: its path, and what writing to it or replacing it changes.
+/// What writing to a file or replacing it changes: device, inode, length, modification time
+/// and (on Unix) change time. The change time is the kernel's: a writer can set the
+/// modification time back (`touch -r`, `cp -p`), never the change time.
+type Version = (u64, u64, u64, SystemTime, (i64, i64));
+
+/// A file as opened: its path, and its [`Version`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileIdentity {
     path: PathBuf,
-    version: Option<(u64, u64, u64, SystemTime)>,
+    version: Option<Version>,
 }
 
 impl FileIdentity {
@@ -41,16 +46,26 @@ impl FileIdentity {
     }
 }
 
-/// Device, inode, length and modification time.
-fn version(metadata: &std::fs::Metadata) -> Option<(u64, u64, u64, SystemTime)> {
+/// The file's [`Version`].
+fn version(metadata: &std::fs::Metadata) -> Option<Version> {
     #[cfg(unix)]
-    let (device, inode) = {
+    let (device, inode, changed) = {
         use std::os::unix::fs::MetadataExt;
-        (metadata.dev(), metadata.ino())
+        (
+            metadata.dev(),
+            metadata.ino(),
+            (metadata.ctime(), metadata.ctime_nsec()),
+        )
     };
     #[cfg(not(unix))]
-    let (device, inode) = (0, 0);
-    Some((device, inode, metadata.len(), metadata.modified().ok()?))
+    let (device, inode, changed) = (0, 0, (0, 0));
+    Some((
+        device,
+        inode,
+        metadata.len(),
+        metadata.modified().ok()?,
+        changed,
+    ))
 }
 
 thread_local! {
@@ -85,4 +100,37 @@ pub(super) fn opened(identity: &FileIdentity) {
 /// Whether every file of `identities` is unchanged; the first change found otherwise.
 pub fn all_unchanged(identities: &[FileIdentity]) -> Result<(), TableError> {
     identities.iter().try_for_each(FileIdentity::unchanged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    /// A file rewritten in place with its length kept and its modification time set back is
+    /// still seen as changed (by its change time, which no writer sets).
+    #[test]
+    #[cfg(unix)]
+    fn a_rewrite_with_its_time_restored_is_noticed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("t.tbl");
+        std::fs::write(&path, b"first version").unwrap();
+        let opened = std::fs::File::open(&path).unwrap();
+        let identity = FileIdentity::of(&path, &opened);
+        assert!(identity.unchanged().is_ok());
+        let modified = opened.metadata().unwrap().modified().unwrap();
+        // The kernel's change time has a clock tick's resolution: let one pass.
+        std::thread::sleep(std::time::Duration::from_millis(20));
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        file.write_all(b"other version").unwrap();
+        file.set_modified(modified).unwrap();
+        drop(file);
+        let now = std::fs::metadata(&path).unwrap();
+        assert_eq!(now.len(), 13);
+        assert_eq!(now.modified().unwrap(), modified);
+        assert!(matches!(
+            identity.unchanged(),
+            Err(TableError::Changed { .. })
+        ));
+    }
 }

@@ -80,6 +80,13 @@ enum Command {
         /// from its last answer) before it is closed.
         #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
         header_timeout: f64,
+        /// Seconds a request's body may take to arrive after its headers before the request is
+        /// answered 408 and its connection closed.
+        #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
+        body_timeout: f64,
+        /// Connections open at once; one more is answered 503 and closed.
+        #[arg(long, default_value_t = 512, value_name = "N")]
+        max_connections: usize,
         /// Where the 3D view's npm packages are installed (`npm ci --prefix web` in the
         /// repository); without them the editor shows the flat net only.
         #[arg(long, value_name = "DIR", default_value = cubelab_server::modules::DEFAULT_DIR)]
@@ -271,8 +278,11 @@ pub fn run(args: Args) -> ExitCode {
             queue,
             client_searches,
             header_timeout,
+            body_timeout,
+            max_connections,
             web_modules,
         }) => seconds("--max-search", max_search).and_then(|search| {
+            crate::cli::ignore_broken_pipes();
             // Refused at start, not at every request.
             cubelab::solving::check_tables(tables)
                 .map_err(|e| format!("--tables {}: {e}", tables.name()))?;
@@ -287,6 +297,8 @@ pub fn run(args: Args) -> ExitCode {
                     .unwrap_or(Limits::client_share(searches))
                     .clamp(1, searches),
                 header_timeout: seconds("--header-timeout", header_timeout)?,
+                body_timeout: seconds("--body-timeout", body_timeout)?,
+                connections: max_connections.max(1),
             };
             let server = Server::new(data_dir, tables, limits).with_web_modules(web_modules);
             serve(&bind, port, server)

@@ -9,6 +9,42 @@ use plotters::prelude::*;
 use std::path::Path;
 use std::sync::Once;
 
+/// Draws a picture of `size` pixels in `format` (by `png` or `svg`, the same drawing on the
+/// two backends; each presents its area) in memory, then writes it to `path` in one checked
+/// write. plotters' own file backends leave a small picture's last buffered bytes to an
+/// unchecked flush when they drop, so a full disk or a device that refuses writes went unseen
+/// and the picture was reported drawn.
+pub fn draw_to_file(
+    path: &Path,
+    format: ChartFormat,
+    size: (u32, u32),
+    png: impl FnOnce(DrawingArea<BitMapBackend<'_>, Shift>) -> Result<(), String>,
+    svg: impl FnOnce(DrawingArea<SVGBackend<'_>, Shift>) -> Result<(), String>,
+) -> Result<(), String> {
+    let bytes = match format {
+        ChartFormat::Png => {
+            let mut rgb = vec![0u8; size.0 as usize * size.1 as usize * 3];
+            png(BitMapBackend::with_buffer(&mut rgb, size).into_drawing_area())?;
+            let mut encoded = Vec::new();
+            image::ImageEncoder::write_image(
+                image::codecs::png::PngEncoder::new(&mut encoded),
+                &rgb,
+                size.0,
+                size.1,
+                image::ColorType::Rgb8,
+            )
+            .map_err(|e| e.to_string())?;
+            encoded
+        }
+        ChartFormat::Svg => {
+            let mut text = String::new();
+            svg(SVGBackend::with_string(&mut text, size).into_drawing_area())?;
+            text.into_bytes()
+        }
+    };
+    std::fs::write(path, bytes).map_err(|e| e.to_string())
+}
+
 /// Output format of a chart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum ChartFormat {
@@ -145,17 +181,14 @@ pub fn bars_and_marks(
         path: path.display().to_string(),
         message,
     };
-    let result = match format {
-        ChartFormat::Png => {
-            let root = BitMapBackend::new(path, CHART_SIZE).into_drawing_area();
-            draw_bars(root, labels, bars, marks, scale)
-        }
-        ChartFormat::Svg => {
-            let root = SVGBackend::new(path, CHART_SIZE).into_drawing_area();
-            draw_bars(root, labels, bars, marks, scale)
-        }
-    };
-    result.map_err(error)
+    draw_to_file(
+        path,
+        format,
+        CHART_SIZE,
+        |root| draw_bars(root, labels, bars, marks, scale),
+        |root| draw_bars(root, labels, bars, marks, scale),
+    )
+    .map_err(error)
 }
 
 fn draw_bars<DB: DrawingBackend>(
@@ -318,17 +351,14 @@ pub fn points_chart(
     lines: bool,
 ) -> Result<(), ChartError> {
     register_font();
-    let result = match format {
-        ChartFormat::Png => {
-            let root = BitMapBackend::new(path, CHART_SIZE).into_drawing_area();
-            draw_points(root, labels, sets, lines)
-        }
-        ChartFormat::Svg => {
-            let root = SVGBackend::new(path, CHART_SIZE).into_drawing_area();
-            draw_points(root, labels, sets, lines)
-        }
-    };
-    result.map_err(|message| ChartError {
+    draw_to_file(
+        path,
+        format,
+        CHART_SIZE,
+        |root| draw_points(root, labels, sets, lines),
+        |root| draw_points(root, labels, sets, lines),
+    )
+    .map_err(|message| ChartError {
         path: path.display().to_string(),
         message,
     })

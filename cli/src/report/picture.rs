@@ -2,7 +2,7 @@
 //! cube (U above, L F R B in a row, D below, each face as seen from outside), or the cube in
 //! isometric projection with U, F and R in view (as visualcube and most cubing sites draw it).
 
-use super::chart::{ChartError, ChartFormat};
+use super::chart::{ChartError, ChartFormat, draw_to_file};
 use cubelab::model::cube::Face;
 use cubelab::model::facelet::Palette;
 use plotters::coord::Shift;
@@ -141,17 +141,14 @@ pub fn draw_net(
     };
     let (letters, side) = faces_of(stickers).map_err(error)?;
     let size = (4 * side * CELL + 2 * MARGIN, 3 * side * CELL + 2 * MARGIN);
-    let result = match format {
-        ChartFormat::Png => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            paint(root, &letters, side, scheme)
-        }
-        ChartFormat::Svg => {
-            let root = SVGBackend::new(path, size).into_drawing_area();
-            paint(root, &letters, side, scheme)
-        }
-    };
-    result.map_err(error)
+    draw_to_file(
+        path,
+        format,
+        size,
+        |root| paint(root, &letters, side, scheme),
+        |root| paint(root, &letters, side, scheme),
+    )
+    .map_err(error)
 }
 
 /// Where each face's top-left sticker sits, in stickers, in the net.
@@ -214,17 +211,14 @@ pub fn draw_cube_3d(
     let (letters, side) = faces_of(stickers).map_err(error)?;
     let (width, height) = Isometric::size(side);
     let size = (if both { 2 * width } else { width }, height);
-    let result = match format {
-        ChartFormat::Png => {
-            let root = BitMapBackend::new(path, size).into_drawing_area();
-            paint_views(root, &letters, side, scheme, both)
-        }
-        ChartFormat::Svg => {
-            let root = SVGBackend::new(path, size).into_drawing_area();
-            paint_views(root, &letters, side, scheme, both)
-        }
-    };
-    result.map_err(error)
+    draw_to_file(
+        path,
+        format,
+        size,
+        |root| paint_views(root, &letters, side, scheme, both),
+        |root| paint_views(root, &letters, side, scheme, both),
+    )
+    .map_err(error)
 }
 
 /// The view from above on `root` (its left half with `both`, the view from below on the right).

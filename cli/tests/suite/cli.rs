@@ -1263,6 +1263,37 @@ fn subgroups_build_solve_and_refuse_what_does_not_fit() {
     assert!(text(&out.stderr).contains("gen-tables --data-dir"));
 }
 
+/// A picture that cannot be written (its file a link to /dev/full, which refuses every write)
+/// is an error, whatever its size and format: small pictures once stayed in a buffer whose
+/// last flush nobody checked, and were reported drawn.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_picture_that_cannot_be_written_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str]); 5] = [
+        ("net.png", &["R"]),
+        ("net.svg", &["R"]),
+        ("pocket.png", &["--puzzle", "2x2", "R"]),
+        ("cube.svg", &["--view", "3d", "R"]),
+        ("both.png", &["--view", "3d-both", "--puzzle", "2x2", "R"]),
+    ];
+    for (name, args) in cases {
+        let full = dir.path().join(name);
+        std::os::unix::fs::symlink("/dev/full", &full).unwrap();
+        let mut all = vec!["draw"];
+        all.extend_from_slice(args);
+        all.extend(["--out", full.to_str().unwrap()]);
+        let out = stats(&all);
+        assert!(!out.status.success(), "{name}: {}", text(&out.stdout));
+        assert!(!text(&out.stdout).contains("drew"), "{name}");
+        assert!(
+            text(&out.stderr).contains("No space left"),
+            "{name}: {}",
+            text(&out.stderr)
+        );
+    }
+}
+
 #[test]
 fn positions_are_drawn_as_nets() {
     let dir = tempfile::tempdir().unwrap();
@@ -1741,6 +1772,19 @@ fn layers_prints_named_stages_and_draws_each() {
         "U is white; F, R and D (from below) each one shade"
     );
     assert!(colours("0-0-position.svg") > 3);
+    // --draw naming a file, not a folder: said so, with the way out.
+    let file = dir.path().join("a-file.svg");
+    std::fs::write(&file, "").unwrap();
+    let refused = solve(
+        &[&args[..], &["--draw", file.to_str().unwrap(), scramble]].concat(),
+        None,
+    );
+    assert!(!refused.status.success());
+    assert!(
+        text(&refused.stderr).contains("not a folder"),
+        "{}",
+        text(&refused.stderr)
+    );
 }
 
 #[test]

@@ -348,6 +348,30 @@ fn bad_goals_masks_and_scrambles_are_refused_and_nothing_is_written() {
         .filter(|e| e.file_name().to_string_lossy().starts_with("goal-"))
         .collect();
     assert!(tables.is_empty());
+    // The CSV may not be the scramble file it reads, by its own name or through a link: the
+    // scrambles are left as they were.
+    std::fs::write(&scrambles, "R U\nF2 D\n").unwrap();
+    let link = dir.path().join("link.csv");
+    std::os::unix::fs::symlink(&scrambles, &link).unwrap();
+    for output in [&scrambles, &link] {
+        let out = stats(&[
+            "--data-dir",
+            data,
+            "goal",
+            "cross",
+            "--scrambles",
+            scrambles.to_str().unwrap(),
+            "--csv",
+            output.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains("is the file --scrambles reads"),
+            "{}",
+            text(&out.stderr)
+        );
+        assert_eq!(std::fs::read_to_string(&scrambles).unwrap(), "R U\nF2 D\n");
+    }
 }
 
 /// A sample's lengths per neutrality: neutrality never lengthens a solution, the fixed column

@@ -494,6 +494,125 @@ fn silent_and_slow_connections_are_closed_after_the_header_timeout() {
     assert_eq!(status, 200);
 }
 
+/// The answer a raw request gets: its status line's code, read within five seconds.
+fn raw_status(addr: SocketAddr, request: &[u8]) -> Option<u16> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    stream.write_all(request).unwrap();
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 512];
+    while let Ok(n) = stream.read(&mut buffer) {
+        if n == 0 {
+            break;
+        }
+        answer.extend_from_slice(&buffer[..n]);
+        if answer.windows(2).any(|w| w == b"\r\n") {
+            break;
+        }
+    }
+    String::from_utf8_lossy(&answer)
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+}
+
+/// A body that trickles is answered 408 after the body timeout, one declared beyond the limit
+/// 413 before any of it is sent, and a connection past the cap 503 at once, while the server
+/// keeps answering (#62: a thousand slow bodies locked every client out; a body declared at
+/// 10^12 bytes was waited for).
+#[test]
+fn slow_bodies_huge_bodies_and_too_many_connections_are_answered() {
+    use std::io::Write;
+    let limits = Limits {
+        body_timeout: Duration::from_millis(500),
+        connections: 3,
+        ..Limits::default()
+    };
+    let server = start(limits);
+    let head = "POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n";
+    let began = std::time::Instant::now();
+    let slow = raw_status(
+        server.addr,
+        format!("{head}Content-Length: 100\r\n\r\n{{\"position\"").as_bytes(),
+    );
+    assert_eq!(slow, Some(408));
+    assert!(
+        began.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        began.elapsed()
+    );
+    let huge = raw_status(
+        server.addr,
+        format!("{head}Content-Length: 1000000000000\r\n\r\n{{").as_bytes(),
+    );
+    assert_eq!(huge, Some(413));
+    // Three connections held open with half a body each: a fourth is refused at once.
+    let held: Vec<std::net::TcpStream> = (0..3)
+        .map(|_| {
+            let mut stream = std::net::TcpStream::connect(server.addr).unwrap();
+            stream
+                .write_all(format!("{head}Content-Length: 100\r\n\r\n{{").as_bytes())
+                .unwrap();
+            stream
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(100));
+    let began = std::time::Instant::now();
+    assert_eq!(
+        raw_status(
+            server.addr,
+            b"GET /tables HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        ),
+        Some(503)
+    );
+    assert!(began.elapsed() < Duration::from_secs(1));
+    // Once their bodies time out, the server answers again.
+    std::thread::sleep(Duration::from_millis(800));
+    drop(held);
+    std::thread::sleep(Duration::from_millis(100));
+    let (status, _) = ask(&server, &Call::get("/tables"));
+    assert_eq!(status, 200);
+}
+
+/// Requests whose positions take seconds to read (a 2 KB body of repeated groups) leave the
+/// server's runtime free: a 2x2 solve sent while two of them are read is answered in well under
+/// their time (#62: both runtime threads read them and every other request waited 2 s).
+#[test]
+fn heavy_reading_leaves_quick_answers_quick() {
+    let server = start(Limits::default());
+    let heavy = json!({"positions": vec!["((R U F)1000)333"; 100], "puzzle": "2x2"}).to_string();
+    let readers: Vec<std::thread::JoinHandle<u16>> = (0..2)
+        .map(|_| {
+            let (addr, heavy) = (server.addr, heavy.clone());
+            std::thread::spawn(move || {
+                let call = Call::post("/solve", heavy);
+                Connection::open(addr)
+                    .and_then(|mut c| c.send(&call))
+                    .map_or(0, |a| a.status)
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    let began = std::time::Instant::now();
+    let (status, answer) = post(
+        &server,
+        "/solve",
+        json!({"position": "R U", "puzzle": "2x2"}),
+    );
+    let quick = began.elapsed();
+    assert_eq!(status, 200, "{answer}");
+    let statuses: Vec<u16> = readers.into_iter().map(|r| r.join().unwrap()).collect();
+    let heavy_time = began.elapsed();
+    assert_eq!(statuses, [200, 200]);
+    assert!(
+        quick * 4 < heavy_time,
+        "a 2x2 solve took {quick:?} beside reads that took {heavy_time:?}"
+    );
+}
+
 /// SIGTERM stops `cubelab serve` within five seconds while one client holds a half-sent
 /// request and another a running search (#31: it waited for them forever).
 #[test]
@@ -537,6 +656,69 @@ fn sigterm_stops_the_server_whatever_its_clients_do() {
         std::thread::sleep(Duration::from_millis(50));
     }
     drop(half);
+}
+
+/// A client that pipelines many requests on one connection, reads the first answer's first
+/// bytes and hangs up leaves the server's writes to a closed socket: they fail, and the server
+/// (its own process, with the binary's signal dispositions) answers the next client: it ignores
+/// SIGPIPE, which killed it when a write to such a client raised it (#62; how often depends on
+/// the timing of the writes, so the disposition itself is checked too).
+#[test]
+fn clients_that_hang_up_mid_answer_leave_the_server_answering() {
+    use std::io::{BufRead, Read, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cubelab"))
+        .args(["serve", "--port", "0", "--data-dir"])
+        .arg(tables())
+        .args(["--tables", "ud-f4"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let addr: SocketAddr = first
+        .split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    // The disposition itself, where the kernel shows it: SIGPIPE (13) among the ignored.
+    #[cfg(target_os = "linux")]
+    {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", child.id())).unwrap();
+        let ignored = status
+            .lines()
+            .find_map(|l| l.strip_prefix("SigIgn:"))
+            .and_then(|mask| u64::from_str_radix(mask.trim(), 16).ok())
+            .unwrap();
+        assert_ne!(
+            ignored & 1 << (libc::SIGPIPE - 1),
+            0,
+            "SIGPIPE is not ignored"
+        );
+    }
+    let body = json!({"position": "R U F", "puzzle": "2x2"}).to_string();
+    let request = format!(
+        "POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    for _ in 0..7 {
+        let mut client = std::net::TcpStream::connect(addr).unwrap();
+        let _ = client.write_all(request.repeat(200).as_bytes());
+        let mut some = [0u8; 64];
+        let _ = client.read(&mut some);
+        drop(client);
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let alive = child.try_wait().unwrap();
+    let answer =
+        Connection::open(addr).and_then(|mut c| c.send(&Call::post("/solve", body.clone())));
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(alive.is_none(), "the server ended: {alive:?}");
+    assert_eq!(answer.unwrap().status, 200);
 }
 
 /// A table that cannot guide the 3x3 search is refused when the server starts (#31: it

@@ -90,6 +90,28 @@ fn truncated() {
     ));
 }
 
+/// A file longer than its header says is damaged, not "truncated": the message says what is
+/// there.
+#[test]
+fn too_long() {
+    let dir = tempfile::tempdir().unwrap();
+    write_sample(dir.path());
+    let path = ID.path(dir.path());
+    let len = fs::metadata(&path).unwrap().len();
+    fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_len(len + 1)
+        .unwrap();
+    let err = open(dir.path()).err().unwrap();
+    let message = err.to_string();
+    assert!(matches!(err, TableError::Damaged { .. }), "{message}");
+    assert!(message.contains("1 more than its header's"), "{message}");
+    assert!(!message.contains("truncated"), "{message}");
+    assert_names_rebuild(&err, dir.path());
+}
+
 fn patch(dir: &Path, offset: usize, bytes: &[u8]) {
     let path = ID.path(dir);
     let mut data = fs::read(&path).unwrap();
@@ -194,7 +216,12 @@ fn wrong_kind() {
     fs::rename(ID.path(dir.path()), qtm.path(dir.path())).unwrap();
     let err = qtm.open(dir.path(), Verify::Always).err().unwrap();
     assert!(
-        matches!(&err, TableError::WrongKind { expected, found, .. } if expected == "2x2-qtm" && found == "2x2-htm")
+        matches!(&err, TableError::WrongKind { expected, found, .. } if expected == "2x2-qtm" && found == "table 2x2-htm")
+    );
+    assert!(
+        err.to_string()
+            .contains("holds table 2x2-htm, not table 2x2-qtm"),
+        "{err}"
     );
     assert!(err.to_string().contains(&qtm.rebuild_command(dir.path())));
 }

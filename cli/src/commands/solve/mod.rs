@@ -400,6 +400,13 @@ fn draw_pictures(
         );
     }
     // Made at the first picture, so that a run that solves nothing leaves no empty folder.
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "--draw {}: not a folder (the pictures go into a folder, one file each); name a \
+             folder, new or existing",
+            dir.display()
+        ));
+    }
     std::fs::create_dir_all(dir).map_err(|e| format!("--draw {}: {e}", dir.display()))?;
     for (k, (name, stickers)) in pictures.iter().enumerate() {
         let slug: String = name

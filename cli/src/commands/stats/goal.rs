@@ -61,6 +61,9 @@ pub fn goal(data_dir: &Path, args: &GoalArgs) -> Result<bool, String> {
         return merged(data_dir, &goal, args);
     }
     // Everything the user gave is read and checked before a table is built or a file written.
+    if let (Some(csv), Some(scrambles)) = (args.csv, args.scrambles) {
+        crate::cli::refuse_input_as_output(csv, "--csv", &[("--scrambles", scrambles)])?;
+    }
     let sample = match (args.random, args.scrambles) {
         (Some(n), _) => Some((
             random_cubes(n, args.seed),
