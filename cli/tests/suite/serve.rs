@@ -624,15 +624,16 @@ fn heavy_reading_leaves_quick_answers_quick() {
     );
 }
 
-/// SIGTERM stops `cubelab serve` within five seconds while one client holds a half-sent
-/// request and another a running search (#31: it waited for them forever).
-#[test]
-fn sigterm_stops_the_server_whatever_its_clients_do() {
-    use std::io::{BufRead, Write};
+/// `cubelab serve` as its own process (the binary's signal dispositions and all) on a free
+/// loopback port over the shared tables and ud-f4, with `extra` arguments; its address read
+/// from the line it prints first.
+fn spawn_server(extra: &[&str]) -> (std::process::Child, SocketAddr) {
+    use std::io::BufRead;
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cubelab"))
         .args(["serve", "--port", "0", "--data-dir"])
         .arg(tables())
-        .args(["--tables", "ud-f4", "--max-search", "60"])
+        .args(["--tables", "ud-f4"])
+        .args(extra)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -647,6 +648,15 @@ fn sigterm_stops_the_server_whatever_its_clients_do() {
         .and_then(|rest| rest.split_whitespace().next())
         .and_then(|a| a.parse().ok())
         .unwrap_or_else(|| panic!("no address in {first:?}"));
+    (child, addr)
+}
+
+/// SIGTERM stops `cubelab serve` within five seconds while one client holds a half-sent
+/// request and another a running search (#31: it waited for them forever).
+#[test]
+fn sigterm_stops_the_server_whatever_its_clients_do() {
+    use std::io::Write;
+    let (mut child, addr) = spawn_server(&["--max-search", "60"]);
     let mut half = std::net::TcpStream::connect(addr).unwrap();
     half.write_all(b"POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{")
         .unwrap();
@@ -676,25 +686,8 @@ fn sigterm_stops_the_server_whatever_its_clients_do() {
 /// the timing of the writes, so the disposition itself is checked too).
 #[test]
 fn clients_that_hang_up_mid_answer_leave_the_server_answering() {
-    use std::io::{BufRead, Read, Write};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cubelab"))
-        .args(["serve", "--port", "0", "--data-dir"])
-        .arg(tables())
-        .args(["--tables", "ud-f4"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    std::io::BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let addr: SocketAddr = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {first:?}"));
+    use std::io::{Read, Write};
+    let (mut child, addr) = spawn_server(&[]);
     // The disposition itself, where the kernel shows it: SIGPIPE (13) among the ignored.
     #[cfg(target_os = "linux")]
     {
