@@ -92,7 +92,10 @@ pub struct Opened {
 }
 
 /// Maps the table of `key` from `dir`, building it first (and writing it there) when it is
-/// missing or holds another table.
+/// missing, holds another table, or is damaged (a flipped bit, cut short, another format): the
+/// file is this cache's own, named by what decides it, so building it again is the way out.
+/// What is not the file's fault (no permission, a directory or a dangling link in its place)
+/// is an error.
 pub fn open_or_build(
     dir: &Path,
     key: &ProjectionKey,
@@ -102,7 +105,14 @@ pub fn open_or_build(
     let path = key.path(dir);
     if path.exists() {
         match open(dir, key, space) {
-            Err(PuzzleTableError::Mismatch { .. }) => {}
+            Err(PuzzleTableError::Mismatch { .. })
+            | Err(PuzzleTableError::Table(
+                TableError::ChecksumMismatch { .. }
+                | TableError::Truncated { .. }
+                | TableError::BadMagic { .. }
+                | TableError::Damaged { .. }
+                | TableError::WrongVersion { .. },
+            )) => {}
             opened => {
                 return opened.map(|table| Opened {
                     table,
@@ -247,5 +257,38 @@ mod tests {
                 .fingerprint,
             key.fingerprint
         );
+    }
+
+    /// A flipped payload bit or a file cut short is found (the checksum, the length) and the
+    /// table built again in its place, with the same entries.
+    #[test]
+    fn a_damaged_table_is_built_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let space = pocket();
+        let key = ProjectionKey::new("2x2x2", Metric::Htm, "U,R,F", &space);
+        let hidden = ProgressBar::hidden();
+        let good = open_or_build(dir.path(), &key, &space, &hidden).unwrap();
+        let payload = good.table.payload().to_vec();
+        drop(good);
+        let path = key.path(dir.path());
+        let mut bytes = std::fs::read(&path).unwrap();
+        let at = bytes.len() - 1000;
+        bytes[at] ^= 1;
+        // A new file (not written in place), so its checksum is verified afresh.
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        assert!(matches!(
+            open(dir.path(), &key, &space),
+            Err(PuzzleTableError::Table(TableError::ChecksumMismatch { .. }))
+        ));
+        let rebuilt = open_or_build(dir.path(), &key, &space, &hidden).unwrap();
+        assert!(rebuilt.built);
+        assert_eq!(rebuilt.table.payload(), &payload[..]);
+        drop(rebuilt);
+        std::fs::remove_file(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() / 2]).unwrap();
+        let rebuilt = open_or_build(dir.path(), &key, &space, &hidden).unwrap();
+        assert!(rebuilt.built);
+        assert_eq!(rebuilt.table.payload(), &payload[..]);
     }
 }

@@ -50,19 +50,14 @@ impl Distances {
 }
 
 impl Projection {
-    /// The projection of `goal` that sees the pieces `relabel` keeps apart and forgets the
-    /// twists of the orbits in `ignored`, its distances filled by the engine in memory.
+    /// The projection over `space` (of the goal relabelled by `relabel`), its distances
+    /// filled by the engine in memory.
     pub fn build(
-        definition: &crate::model::kpuzzle::KPuzzleDefinition,
-        generators: &Generators,
-        goal: &Pattern,
+        space: DefinedSpace,
         relabel: Vec<Vec<u16>>,
-        ignored: &[usize],
         name: String,
         progress: &ProgressBar,
-    ) -> Result<Projection, ProjectionError> {
-        let projected = goal.relabelled(&relabel);
-        let space = DefinedSpace::new(definition, generators, &projected, ignored)?;
+    ) -> Result<Projection, BfsError> {
         let outcome = breadth_first_rows(&space, Encoding::Byte, progress)?;
         let deepest = outcome.histogram.len().saturating_sub(1) as u8;
         Ok(Projection {
@@ -130,15 +125,6 @@ impl Projection {
     pub fn space(&self) -> &DefinedSpace {
         &self.space
     }
-}
-
-/// Why a projection cannot be built.
-#[derive(Debug, thiserror::Error)]
-pub enum ProjectionError {
-    #[error(transparent)]
-    Space(#[from] DefinedSpaceError),
-    #[error(transparent)]
-    Search(#[from] BfsError),
 }
 
 /// Which moves may follow which: the canonical sequences the search walks.
@@ -588,6 +574,19 @@ mod tests {
     use crate::model::kpuzzle::tests::toy;
     use crate::space::{MoveSpace, StateSpace};
 
+    /// The projection of `definition`'s solved pattern relabelled by `relabel`, the twists of
+    /// `ignored` forgotten, filled in memory.
+    fn projection(
+        definition: &crate::model::kpuzzle::KPuzzleDefinition,
+        generators: &Generators,
+        relabel: Vec<Vec<u16>>,
+        ignored: &[usize],
+    ) -> Projection {
+        let goal = definition.default_pattern().relabelled(&relabel);
+        let space = DefinedSpace::new(definition, generators, &goal, ignored).unwrap();
+        Projection::build(space, relabel, "projection".into(), &ProgressBar::hidden()).unwrap()
+    }
+
     /// The 2x2x2 definition's pieces and twists apart (neither table alone is the whole
     /// puzzle), in both metrics: each solution solves its position by the definition's own
     /// transformations, and its length is the position's distance in the whole space's table
@@ -603,26 +602,13 @@ mod tests {
             let exact = breadth_first_rows(&whole, Encoding::Byte, &ProgressBar::hidden()).unwrap();
             let values: Vec<u16> = goal.orbits()[0].pieces().to_vec();
             let all_blank = vec![u16::MAX; values.len()];
-            let pieces = Projection::build(
+            let pieces = projection(
                 &definition,
                 &generators,
-                &goal,
                 vec![(0..values.len() as u16).collect()],
                 &[0],
-                "pieces".into(),
-                &ProgressBar::hidden(),
-            )
-            .unwrap();
-            let twists = Projection::build(
-                &definition,
-                &generators,
-                &goal,
-                vec![all_blank],
-                &[],
-                "twists".into(),
-                &ProgressBar::hidden(),
-            )
-            .unwrap();
+            );
+            let twists = projection(&definition, &generators, vec![all_blank], &[]);
             assert!(pieces.states() < whole.size() && twists.states() < whole.size());
             let solver = PuzzleSolver::new(vec![pieces, twists], generators.clone(), goal.clone());
             let mut rng = rand::rngs::Xoshiro256PlusPlus::seed_from_u64(7);
@@ -653,16 +639,7 @@ mod tests {
         let definition = toy();
         let goal = definition.default_pattern().clone();
         let generators = Generators::parse(&definition, "U,R,F", Metric::Htm).unwrap();
-        let whole = Projection::build(
-            &definition,
-            &generators,
-            &goal,
-            vec![Vec::new()],
-            &[],
-            "whole".into(),
-            &ProgressBar::hidden(),
-        )
-        .unwrap();
+        let whole = projection(&definition, &generators, vec![Vec::new()], &[]);
         let solver = PuzzleSolver::new(vec![whole], generators.clone(), goal.clone());
         let start = goal.apply(&definition.transformation_of("R U2 F' R2 U").unwrap());
         let limits = PuzzleLimits {

@@ -9,7 +9,7 @@ use crate::model::kpuzzle::{
     DefinitionError, Generators, GeneratorsError, KPuzzleDefinition, Metric, Pattern,
 };
 use crate::packing::Encoding;
-use crate::search::puzzle::{Projection, ProjectionError, PuzzleSolveError};
+use crate::search::puzzle::{Projection, PuzzleSolveError};
 pub use crate::search::puzzle::{PuzzleLimits, PuzzleSolver};
 use crate::space::MoveSpace;
 use crate::space::defined::{DefinedSpace, DefinedSpaceError};
@@ -512,6 +512,14 @@ impl ProjectionSpec {
             .collect()
     }
 
+    /// What this projection sees of `goal` and the orbits whose twists it forgets (its own
+    /// and `ignored`): the goal and orbits its [`DefinedSpace`] is made of.
+    fn projected(&self, goal: &Pattern, ignored: &[usize]) -> (Pattern, Vec<usize>) {
+        let mut all_ignored = self.ignored();
+        all_ignored.extend_from_slice(ignored);
+        (goal.relabelled(&self.relabel(goal)), all_ignored)
+    }
+
     /// Both projections' pieces and twists.
     fn union(&self, other: &ProjectionSpec) -> ProjectionSpec {
         ProjectionSpec {
@@ -601,10 +609,8 @@ pub fn default_projections(
 ) -> Vec<ProjectionSpec> {
     let orbits = definition.orbits().len();
     let states = |spec: &ProjectionSpec| -> Option<u64> {
-        let mut all_ignored = spec.ignored();
-        all_ignored.extend_from_slice(ignored);
-        let relabelled = goal.relabelled(&spec.relabel(goal));
-        DefinedSpace::states_of(definition, generators, &relabelled, &all_ignored)
+        let (projected, all_ignored) = spec.projected(goal, ignored);
+        DefinedSpace::states_of(definition, generators, &projected, &all_ignored)
             .ok()
             .and_then(|n| u64::try_from(n).ok())
     };
@@ -731,10 +737,8 @@ pub fn open_solver(
     let states: u128 = specs
         .iter()
         .map(|spec| {
-            let mut all_ignored = spec.ignored();
-            all_ignored.extend_from_slice(&ignored);
-            let relabelled = goal.relabelled(&spec.relabel(&goal));
-            DefinedSpace::states_of(definition, &generators, &relabelled, &all_ignored)
+            let (projected, all_ignored) = spec.projected(&goal, &ignored);
+            DefinedSpace::states_of(definition, &generators, &projected, &all_ignored)
                 .unwrap_or(u128::MAX)
         })
         .fold(0u128, u128::saturating_add);
@@ -749,17 +753,11 @@ pub fn open_solver(
     let mut projections = Vec::new();
     let mut sources = Vec::new();
     for spec in &specs {
-        let mut all_ignored = spec.ignored();
-        all_ignored.extend_from_slice(&ignored);
         let name = spec.describe(definition, &goal);
         progress.set_message(format!("table of {name}"));
         let relabel = spec.relabel(&goal);
-        let space = DefinedSpace::new(
-            definition,
-            &generators,
-            &goal.relabelled(&relabel),
-            &all_ignored,
-        )?;
+        let (projected, all_ignored) = spec.projected(&goal, &ignored);
+        let space = DefinedSpace::new(definition, &generators, &projected, &all_ignored)?;
         let (projection, source) = match &request.tables {
             Some(dir) => {
                 // The orbits and the generators' transformations, not the whole definition:
@@ -781,22 +779,10 @@ pub fn open_solver(
                     source,
                 )
             }
-            None => {
-                let projection = Projection::build(
-                    definition,
-                    &generators,
-                    &goal,
-                    relabel,
-                    &all_ignored,
-                    name,
-                    progress,
-                )
-                .map_err(|e| match e {
-                    ProjectionError::Space(e) => PuzzleError::Space(e),
-                    ProjectionError::Search(e) => PuzzleError::Search(e),
-                })?;
-                (projection, TableSource::Built)
-            }
+            None => (
+                Projection::build(space, relabel, name, progress)?,
+                TableSource::Built,
+            ),
         };
         projections.push(projection);
         sources.push(source);

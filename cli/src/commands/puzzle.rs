@@ -58,6 +58,13 @@ impl PuzzleArgs {
                 let way_out = "give a pattern JSON file or the JSON itself";
                 // A FIFO or a device is never read, so never waited on.
                 match std::fs::metadata(path) {
+                    // A pattern holds a number a piece: a megabyte is thousands of pieces.
+                    Ok(meta) if meta.is_file() && meta.len() > 1 << 24 => {
+                        return Err(format!(
+                            "--goal {path}: {} bytes is no pattern of a puzzle; {way_out}",
+                            meta.len()
+                        ));
+                    }
                     Ok(meta) if meta.is_file() => {}
                     Ok(_) => return Err(format!("--goal {path}: not a regular file; {way_out}")),
                     Err(e) => return Err(format!("--goal {path}: {e}; {way_out}")),

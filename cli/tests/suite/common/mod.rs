@@ -58,24 +58,12 @@ fn key(cube: &Cube3) -> u128 {
 }
 
 impl NearSolved {
-    /// The ball of `radius` in `metric`, built once for the whole suite.
+    /// The ball of `radius` (at most 7) in `metric`, built once for the whole suite.
     pub fn shared(metric: Metric, radius: u8) -> &'static NearSolved {
-        use std::sync::{Mutex, OnceLock};
-        type Balls = Mutex<Vec<((Metric, u8), &'static OnceLock<NearSolved>)>>;
-        static BALLS: Balls = Mutex::new(Vec::new());
-        let cell = {
-            let mut balls = BALLS.lock().unwrap_or_else(|e| e.into_inner());
-            match balls.iter().find(|(k, _)| *k == (metric, radius)) {
-                Some(&(_, cell)) => cell,
-                None => {
-                    let cell: &'static OnceLock<NearSolved> = Box::leak(Box::default());
-                    balls.push(((metric, radius), cell));
-                    cell
-                }
-            }
-        };
-        // Built outside the list's lock: another ball is built meanwhile if asked for.
-        cell.get_or_init(|| NearSolved::new(metric, radius))
+        use std::sync::OnceLock;
+        static BALLS: [[OnceLock<NearSolved>; 8]; 2] =
+            [const { [const { OnceLock::new() }; 8] }; 2];
+        BALLS[metric as usize][usize::from(radius)].get_or_init(|| NearSolved::new(metric, radius))
     }
 
     fn new(metric: Metric, radius: u8) -> NearSolved {
