@@ -5,7 +5,7 @@
 # equals the same experiment solved by one process (same positions, statuses, lengths and
 # solutions); then a goal sample (the cross) through submit-goals.sh as a 3-task array, checked
 # against one process; then runs three cosets of H through submit-cosets.sh as a 2-task array and checks
-# that the merged counts equal the same cosets run one by one. Installs Debian's slurm-wlm and munge first if they are missing (needs root or
+# that the merged counts equal the same cosets run by one process. Installs Debian's slurm-wlm and munge first if they are missing (needs root or
 # sudo, and the Debian registry). Everything it starts is stopped when it ends.
 # Usage: scripts/slurm/test-local-cluster.sh   (from anywhere; builds the binaries if needed)
 set -euo pipefail
@@ -176,9 +176,8 @@ wait_for "$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')"
 if [ ! -s "$out/merged.json" ]; then
   say "cosets: no merged result"; tail -n 20 "$out"/logs/* "$work"/log/*.log; exit 1
 fi
-while IFS= read -r name; do
-  "$bin/cubelab" coset --data-dir "$data" --json "${coset_args[@]}" -- "$name"
-done <"$work/cosets.txt" >"$work/single-cosets.jsonl"
+"$bin/cubelab" coset --data-dir "$data" --json "${coset_args[@]}" --file "$work/cosets.txt" \
+  >"$work/single-cosets.jsonl"
 "$bin/stats" cosets --json "$work/single-cosets.jsonl" >"$work/single-merged.json"
 python3 - "$out/merged.json" "$work/single-merged.json" <<'PY'
 import json, sys

@@ -60,7 +60,7 @@ pub enum CosetError {
     )]
     NotInCoset { index: usize },
     #[error(
-        "--max-depth {max_depth} is below the coset's distance into H ({reach}): no position of it is that close; prefetch {reach} or more"
+        "--max-depth {max_depth} is below the coset's distance into H ({reach}): no position of it is that close; ask for {reach} or more"
     )]
     BelowReach { max_depth: u32, reach: u32 },
 }

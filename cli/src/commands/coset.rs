@@ -12,11 +12,11 @@ use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-/// What to compute for one coset.
+/// What to compute for each coset.
 #[derive(Clone, Debug)]
 pub struct CosetArgs {
-    /// The coset's name: a move sequence or a position (the coset H·position).
-    pub name: String,
+    /// Whether the names come from a file (`--file`): CSV rows then start with the coset.
+    pub from_file: bool,
     /// The metric whose moves the distances count.
     pub metric: Metric,
     pub limits: CosetLimits,
@@ -24,83 +24,179 @@ pub struct CosetArgs {
     pub csv: bool,
 }
 
-/// Runs the search on one coset and prints its counts; `Ok(false)` if a bound was asked and
-/// some position is not within it.
-pub fn run_coset(data_dir: &Path, args: &CosetArgs, want_bound: bool) -> Result<bool, String> {
-    let representative = representative(&args.name).map_err(|e| e.to_string())?;
-    let finish = finishes(args.metric, &args.limits);
-    missing_tables(data_dir, args.metric, finish).map_err(|e| e.to_string())?;
-    let started = Instant::now();
-    let spinner = cubelab::support::units::spinner("coset");
-    spinner.set_message("symmetry class");
-    let class = Class::of(&representative);
-    spinner.set_message("phase-1 turns");
-    let solver = open_solver(data_dir, args.metric, finish).map_err(|e| e.to_string())?;
-    solver
-        .check(&representative, &args.limits)
-        .map_err(|e| e.to_string())?;
-    spinner.set_message(format!("depth {}", solver.reach(&representative)));
-    let stop = AtomicBool::new(false);
-    let table = !args.json && !args.csv;
-    if table {
-        print_header(&args.name, args.metric, &class)?;
-    }
-    // The table's rows are printed as their depths end (a deep run takes minutes a depth); a
-    // failed write stops the run after the depth it failed at.
-    let mut written: Result<(), String> = Ok(());
-    let mut on_depth = |d: &DepthCount| {
-        spinner.set_message(format!(
-            "depth {} done ({} positions), next {}",
-            d.depth,
-            thousands(d.total),
-            d.depth + 1
-        ));
-        if table && written.is_ok() {
-            written = spinner.suspend(|| print_row(d));
-            if written.is_err() {
-                stop.store(true, std::sync::atomic::Ordering::Relaxed);
-            }
-        }
-    };
-    let result = solver
-        .run(
-            &representative,
-            &args.limits,
-            CosetProgress {
-                watch: &[],
-                on_depth: &mut on_depth,
-                stop: &stop,
-                on_finish: &|proven, left| {
-                    spinner.set_message(format!(
-                        "proving the last {} positions one at a time: {} done",
-                        thousands(left),
-                        thousands(proven)
-                    ))
-                },
-            },
-        )
-        .map_err(|e| e.to_string())?;
-    spinner.finish_and_clear();
-    written?;
-    let seconds = started.elapsed().as_secs_f64();
-    if args.json {
-        crate::outln!(
-            "{}",
-            json(&args.name, args.metric, &class, &result, seconds)
-        )?;
-    } else if args.csv {
-        print_csv(&result)?;
+/// The most a `--file` list may hold: a coset takes seconds to hours, so a longer list is a
+/// mistaken file rather than a run.
+const LIST_LIMIT: u64 = 64 << 20;
+
+/// The coset names of `path` (`-`: standard input), one a line, blank lines and `#` comments
+/// skipped.
+pub fn read_names(path: &Path) -> Result<Vec<String>, String> {
+    use std::io::Read;
+    let shown = path.display();
+    let mut text = String::new();
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin()
+            .take(LIST_LIMIT + 1)
+            .read_to_string(&mut text)
     } else {
-        print_ending(&result, seconds)?;
+        let file = std::fs::File::open(path).map_err(|e| format!("--file {shown}: {e}"))?;
+        if file.metadata().is_ok_and(|m| m.is_dir()) {
+            return Err(format!(
+                "--file {shown} is a directory; it takes a file of coset names, one a line \
+                 (`cubelab cosets --count N > FILE` writes one)"
+            ));
+        }
+        file.take(LIST_LIMIT + 1).read_to_string(&mut text)
+    };
+    read.map_err(|e| format!("--file {shown}: {e} (it takes text, one coset name a line)"))?;
+    if text.len() as u64 > LIST_LIMIT {
+        return Err(format!(
+            "--file {shown} is over {} MiB: split the list and run its parts",
+            LIST_LIMIT >> 20
+        ));
     }
-    Ok(!want_bound || result.bound.is_some())
+    let names: Vec<String> = text
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    if names.is_empty() {
+        return Err(format!(
+            "--file {shown} names no coset (one move sequence or position a line; \
+             `cubelab cosets --count N` lists some)"
+        ));
+    }
+    Ok(names)
 }
 
-fn print_csv(result: &CosetResult) -> Result<(), String> {
-    crate::outln!("depth,count,total,exact,sequences,seconds,prepass_seconds")?;
+/// Runs the search on each coset of `names` in turn and prints its counts; `Ok(false)` if a
+/// bound was asked and some position of some coset is not within it. Every name is read
+/// before the first run, so that a mistake on the last line costs no run; the solver is
+/// opened once for all of them.
+pub fn run_coset(
+    data_dir: &Path,
+    names: &[String],
+    args: &CosetArgs,
+    want_bound: bool,
+) -> Result<bool, String> {
+    let cosets = names
+        .iter()
+        .enumerate()
+        .map(|(line, name)| {
+            representative(name).map_err(|e| {
+                if args.from_file {
+                    format!("coset {} of the list ({name}): {e}", line + 1)
+                } else {
+                    e.to_string()
+                }
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let finish = finishes(args.metric, &args.limits);
+    missing_tables(data_dir, args.metric, finish).map_err(|e| e.to_string())?;
+    let spinner = cubelab::support::units::spinner("coset");
+    spinner.set_message("phase-1 turns");
+    let solver = open_solver(data_dir, args.metric, finish).map_err(|e| e.to_string())?;
+    for representative in &cosets {
+        solver
+            .check(representative, &args.limits)
+            .map_err(|e| e.to_string())?;
+    }
+    if args.csv {
+        let coset = if args.from_file { "coset," } else { "" };
+        crate::outln!("{coset}depth,count,total,exact,sequences,seconds,prepass_seconds")?;
+    }
+    let mut all_bounded = true;
+    for (index, (name, representative)) in names.iter().zip(&cosets).enumerate() {
+        let started = Instant::now();
+        let which = if cosets.len() > 1 {
+            format!("coset {} of {}: ", index + 1, cosets.len())
+        } else {
+            String::new()
+        };
+        let class = Class::of(representative);
+        spinner.set_message(format!("{which}depth {}", solver.reach(representative)));
+        let stop = AtomicBool::new(false);
+        let table = !args.json && !args.csv;
+        if table {
+            if index > 0 {
+                crate::outln!()?;
+            }
+            print_header(name, args.metric, &class)?;
+        }
+        // The table's rows are printed as their depths end (a deep run takes minutes a
+        // depth); a failed write stops the run after the depth it failed at.
+        let mut written: Result<(), String> = Ok(());
+        let mut on_depth = |d: &DepthCount| {
+            spinner.set_message(format!(
+                "{which}depth {} done ({} positions), next {}",
+                d.depth,
+                thousands(d.total),
+                d.depth + 1
+            ));
+            if table && written.is_ok() {
+                written = spinner.suspend(|| print_row(d));
+                if written.is_err() {
+                    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
+        };
+        let result = solver
+            .run(
+                representative,
+                &args.limits,
+                CosetProgress {
+                    watch: &[],
+                    on_depth: &mut on_depth,
+                    stop: &stop,
+                    on_finish: &|proven, left| {
+                        spinner.set_message(format!(
+                            "{which}proving the last {} positions one at a time: {} done",
+                            thousands(left),
+                            thousands(proven)
+                        ))
+                    },
+                },
+            )
+            .map_err(|e| e.to_string())?;
+        written?;
+        let seconds = started.elapsed().as_secs_f64();
+        spinner.suspend(|| {
+            if args.json {
+                crate::outln!("{}", json(name, args.metric, &class, &result, seconds))
+            } else if args.csv {
+                let coset = if args.from_file {
+                    format!("{},", csv_field(name))
+                } else {
+                    String::new()
+                };
+                print_csv(&coset, &result)
+            } else {
+                print_ending(&result, seconds)
+            }
+        })?;
+        all_bounded &= result.bound.is_some();
+    }
+    spinner.finish_and_clear();
+    Ok(!want_bound || all_bounded)
+}
+
+/// `name` as one CSV field: quoted when it holds a comma or a quote (a position in Reid's
+/// notation or a sticker string with separators may).
+fn csv_field(name: &str) -> String {
+    if name.contains([',', '"']) {
+        format!("\"{}\"", name.replace('"', "\"\""))
+    } else {
+        name.to_string()
+    }
+}
+
+/// The rows of one coset, each after `coset` (its name and a comma, or nothing).
+fn print_csv(coset: &str, result: &CosetResult) -> Result<(), String> {
     for d in &result.depths {
         crate::outln!(
-            "{},{},{},{},{},{:.3},{:.3}",
+            "{coset}{},{},{},{},{},{:.3},{:.3}",
             d.depth,
             d.count,
             d.total,

@@ -100,8 +100,16 @@ enum Command {
     Coset {
         /// The coset: a move sequence (`U` or any sequence of H's moves names H itself) or a
         /// 3x3 position as solve reads it.
-        #[arg(required = true, num_args = 1.., value_name = "MOVES")]
+        #[arg(required_unless_present = "file", conflicts_with = "file", num_args = 1..,
+              value_name = "MOVES")]
         moves: Vec<String>,
+        /// Run every coset of FILE in turn, one name a line (as `cubelab cosets --count N`
+        /// lists them; blank lines and lines starting with `#` are skipped; `-` reads standard
+        /// input): the tables and the phase-1 turns are made once for all of them, where one
+        /// process a coset makes them again each time (seconds). Each coset prints as alone:
+        /// with --json one line each, with --csv a `coset` column first.
+        #[arg(long, value_name = "FILE")]
+        file: Option<PathBuf>,
         /// Prove every position within N moves: phase 1 searches to --search-depth, the
         /// prepass goes on to N, and in HTM at N = 20 the two-phase search proves the last few
         /// positions one at a time (see --finish). Exits 1 if some position is not proven
@@ -140,11 +148,13 @@ enum Command {
         /// Directory holding the tables (as for solve).
         #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
         data_dir: PathBuf,
-        /// One JSON object: coset, metric, counts (exact, index = depth), reached, depths,
-        /// bound, unsolved, unsolved_positions (the first 1,000, as sticker strings), seconds.
+        /// One JSON object a coset, a line each: coset, metric, counts (exact, index = depth),
+        /// reached, depths, bound, unsolved, unsolved_positions (the first 1,000, as sticker
+        /// strings), seconds.
         #[arg(long, conflicts_with = "csv")]
         json: bool,
-        /// CSV rows: depth,count,total,exact,sequences,seconds,prepass_seconds.
+        /// CSV rows: depth,count,total,exact,sequences,seconds,prepass_seconds (with --file,
+        /// coset first).
         #[arg(long)]
         csv: bool,
     },
@@ -212,6 +222,7 @@ pub fn run(args: Args) -> ExitCode {
         Some(Command::Puzzle(command)) => run_puzzle(command),
         Some(Command::Coset {
             moves,
+            file,
             bound,
             exact,
             max_depth,
@@ -234,8 +245,12 @@ pub fn run(args: Args) -> ExitCode {
                     ..CosetLimits::bound(bound, search_depth)
                 }
             };
+            let names = match &file {
+                Some(path) => crate::commands::coset::read_names(path),
+                None => Ok(vec![moves.join(" ")]),
+            };
             let args = CosetArgs {
-                name: moves.join(" "),
+                from_file: file.is_some(),
                 metric,
                 limits,
                 json,
@@ -248,7 +263,8 @@ pub fn run(args: Args) -> ExitCode {
                     .map_err(|e| format!("cannot start {n} threads: {e}")),
                 None => Ok(()),
             };
-            pool.and_then(|()| run_coset(&data_dir, &args, !exact))
+            pool.and(names)
+                .and_then(|names| run_coset(&data_dir, &names, &args, !exact))
         }
         Some(Command::Cosets {
             from,

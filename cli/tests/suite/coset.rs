@@ -373,6 +373,12 @@ fn cosets_are_named_and_checked() {
 /// `cubelab coset`: JSON counts, a bound that fails with status 1, clear errors.
 #[test]
 fn the_coset_command_counts_and_refuses_bad_input() {
+    // H·R's counts by the library, before this test takes its turn (a run takes it too).
+    let alone: Vec<u64> = exact(&cube("R"), 5, &[])
+        .depths
+        .iter()
+        .map(|d| d.count)
+        .collect();
     let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let run = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_cubelab"))
@@ -382,15 +388,32 @@ fn the_coset_command_counts_and_refuses_bad_input() {
             .output()
             .unwrap()
     };
-    let out = run(&["--exact", "--max-depth", "5", "--json", "U", "D2"]);
+    // A list of two cosets (H itself, named by two of its moves, and H·R), run by one
+    // process: one JSON line each, each as the coset's own run gives it.
+    let dir = tempfile::tempdir().unwrap();
+    let list = dir.path().join("cosets.txt");
+    std::fs::write(&list, "# H, then H R\nU D2\n\n  R\n").unwrap();
+    let list_path = list.to_str().unwrap();
+    let out = run(&["--exact", "--max-depth", "5", "--json", "--file", list_path]);
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    let json = &lines[0];
+    assert_eq!(json["coset"], "U D2");
     let counts: Vec<u64> = serde_json::from_value(json["counts"].clone()).unwrap();
     assert_eq!(counts, published_identity_coset()[..=5]);
+    let second: Vec<u64> = serde_json::from_value(lines[1]["counts"].clone()).unwrap();
+    assert_eq!(lines[1]["coset"], "R");
+    assert_eq!(second, alone);
+    assert!(second.iter().sum::<u64>() > 0, "{second:?}");
     assert_eq!(json["bound"], serde_json::Value::Null);
     // H is a class of its own.
     let identity = CosetList::new().number_of(Phase1Coord::of(&Cube3::SOLVED));
@@ -404,7 +427,15 @@ fn the_coset_command_counts_and_refuses_bad_input() {
         csv.starts_with("depth,count,total,exact,sequences,seconds,prepass_seconds\n0,1,1,true"),
         "{csv}"
     );
+    // A list is read whole before any run: a bad line is named, an empty list refused.
+    std::fs::write(&list, "U\nR Q\n").unwrap();
+    let bad_line = list_path;
+    let nothing = dir.path().join("nothing.txt");
+    std::fs::write(&nothing, "# no coset\n\n").unwrap();
     for (args, message) in [
+        (vec!["--file", bad_line], "coset 2 of the list (R Q)"),
+        (vec!["--file", nothing.to_str().unwrap()], "names no coset"),
+        (vec!["--file", bad_line, "U"], "cannot be used with"),
         (
             vec!["--exact", "--max-depth", "0", "R"],
             "below the coset's distance",
