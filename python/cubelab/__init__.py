@@ -4,7 +4,9 @@ library: Position (parse, print, apply moves), validate, Solver, solve and solve
 goal_distribution (partial goals: cross, xcross, EOLine, blocks, any piece mask), coset, Table (a
 table file mapped into memory: distance by index, histogram, its bytes as a buffer without a
 copy; Table.build for the small ones) and read_experiment (an experiment file as a pandas
-DataFrame). Tables are built by the `gen-tables` program of the same repository. Answer and
+DataFrame); and any twisty puzzle from its KPuzzle definition (cubing.js's JSON): puzzle_gods
+(God's algorithm over its whole space) and PuzzleSolver (optimal solutions over pattern
+databases). Tables are built by the `gen-tables` program of the same repository. Answer and
 CosetResult name the shapes of the dicts `solve` and `coset` return, for type checkers.
 
 numpy and pandas are optional (`pip install 'cubelab[frames]'`): without them everything works
@@ -15,6 +17,7 @@ from ._cubelab import (
     CubelabError,
     Position,
     PositionError,
+    PuzzleSolver,
     Solver,
     Table,
     TableError,
@@ -22,6 +25,7 @@ from ._cubelab import (
     coset,
     goal_distribution,
     parse,
+    puzzle_gods,
     solve,
     solve_goal,
     solve_many,
@@ -35,6 +39,9 @@ from ._types import (
     GoalAnswer,
     Improvement,
     Iteration,
+    PuzzleGods,
+    PuzzleSolution,
+    PuzzleTable,
     Stage,
     Status,
 )
@@ -51,6 +58,10 @@ __all__ = [
     "CubelabError",
     "Position",
     "PositionError",
+    "PuzzleGods",
+    "PuzzleSolution",
+    "PuzzleSolver",
+    "PuzzleTable",
     "Solver",
     "Table",
     "TableError",
@@ -58,6 +69,7 @@ __all__ = [
     "coset",
     "goal_distribution",
     "parse",
+    "puzzle_gods",
     "read_experiment",
     "solve",
     "solve_goal",

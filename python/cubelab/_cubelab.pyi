@@ -8,7 +8,7 @@ import numpy
 import numpy.typing
 import pandas
 
-from ._types import Answer, CosetResult, GoalAnswer
+from ._types import Answer, CosetResult, GoalAnswer, PuzzleGods, PuzzleSolution, PuzzleTable
 
 _Path = Union[str, "os.PathLike[str]"]
 _PositionArg = Union["Position", str]
@@ -32,6 +32,8 @@ __all__ = [
     "coset",
     "solve_goal",
     "goal_distribution",
+    "puzzle_gods",
+    "PuzzleSolver",
 ]
 
 __version__: str
@@ -187,6 +189,44 @@ def solve_goal(
 def goal_distribution(
     goal: str, *, metric: _Metric = "htm", data_dir: Optional[_Path] = None
 ) -> List[int]: ...
+def puzzle_gods(
+    puzzle: str,
+    moves: str,
+    *,
+    metric: _Metric = "htm",
+    ignore_orientation: Optional[List[str]] = None,
+    goal: Optional[str] = None,
+    antipodes: int = 20,
+    checkpoint: Optional[_Path] = None,
+    data_dir: Optional[_Path] = None,
+) -> PuzzleGods: ...
+@final
+class PuzzleSolver:
+    def __new__(
+        cls,
+        puzzle: str,
+        moves: str,
+        *,
+        metric: _Metric = "htm",
+        ignore_orientation: Optional[List[str]] = None,
+        goal: Optional[str] = None,
+        table_states: int = 200000000,
+        keep_tables: bool = True,
+        data_dir: Optional[_Path] = None,
+    ) -> "PuzzleSolver": ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def tables(self) -> List[PuzzleTable]: ...
+    def solve(
+        self,
+        scramble: str,
+        *,
+        all: bool = False,
+        max_length: Optional[int] = None,
+        timeout: Optional[float] = None,
+    ) -> PuzzleSolution: ...
+    def random_scrambles(self, count: int, seed: int = 1) -> List[str]: ...
 @final
 class Table:
     @staticmethod

@@ -2,6 +2,7 @@
 `coset` a CosetResult. At run time they are plain dicts (TypedDict); every key but the first
 few is present only where the method or outcome gives it (see `help(cubelab.Solver.solve)`)."""
 
+from pathlib import Path
 from typing import List, Literal, Optional, TypedDict
 
 Status = Literal["optimal", "found", "solved", "timeout", "max-length", "invalid"]
@@ -106,3 +107,49 @@ class GoalAnswer(TypedDict, total=False):
     solutions: List[str]
     on: List[str]
     error: str
+
+
+class PuzzleGods(TypedDict):
+    """What `puzzle_gods` returns (the object `cubelab puzzle gods --json` prints)."""
+
+    puzzle: str
+    moves: List[str]
+    metric: Literal["htm", "qtm"]
+    counts: List[int]
+    total: int
+    diameter: int
+    antipodes: List[str]
+    antipodes_sampled: bool
+    ranks: int
+    exact_ranking: Optional[bool]
+    ranking: str
+    encoding: str
+    table_bytes: int
+    move_table_bytes: int
+    seconds: float
+    resumed: bool
+    passes: List[float]
+
+
+class PuzzleSolution(TypedDict, total=False):
+    """What `PuzzleSolver.solve` returns (the object `cubelab puzzle solve --json` prints):
+    `solutions` only where every optimal solution was asked for."""
+
+    scramble: str
+    solution: Optional[str]
+    solutions: List[str]
+    count: int
+    length: Optional[int]
+    optimal: bool
+    nodes: int
+    seconds: float
+
+
+class PuzzleTable(TypedDict):
+    """One pattern database of a `PuzzleSolver` (its `tables`)."""
+
+    name: str
+    states: int
+    deepest: int
+    source: Literal["built", "written", "read"]
+    path: Optional[Path]

@@ -34,6 +34,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 mod mapped;
+mod puzzle;
 
 create_exception!(
     cubelab,
@@ -1058,5 +1059,7 @@ fn cubelab_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(coset, m)?)?;
     m.add_function(wrap_pyfunction!(solve_goal, m)?)?;
     m.add_function(wrap_pyfunction!(goal_distribution, m)?)?;
+    m.add_class::<puzzle::PuzzleSolver>()?;
+    m.add_function(wrap_pyfunction!(puzzle::puzzle_gods, m)?)?;
     Ok(())
 }

@@ -62,6 +62,13 @@ def tables(data: Path) -> None:
     assert_type(len(table), int)
     assert_type(table.path, Path)
     assert_type(cubelab.read_experiment(data / "experiment.csv"), pd.DataFrame)
+    gods = cubelab.puzzle_gods("pyraminx", "r,l,b,u", data_dir=data)
+    assert_type(gods["counts"], List[int])
+    puzzle = cubelab.PuzzleSolver("pyraminx", "r,l,b,u", table_states=10**6, data_dir=data)
+    found = puzzle.solve("r u", max_length=11)
+    assert_type(found["length"], Optional[int])
+    assert_type(puzzle.tables[0]["path"], Optional[Path])
+    assert_type(puzzle.random_scrambles(3), List[str])
 
 
 def wrong(data: Path) -> None:
@@ -70,3 +77,4 @@ def wrong(data: Path) -> None:
     cubelab.Position(42)  # type: ignore[arg-type]
     cubelab.Solver(data).solve_many(["R U"], as_frame=1)  # type: ignore[call-overload]
     cubelab.Table.open("2x2").read(0)  # type: ignore[call-arg]
+    cubelab.PuzzleSolver("pyraminx", "r", metric="stm")  # type: ignore[arg-type]

@@ -78,7 +78,7 @@ pub enum PuzzleError {
     Table(#[from] PuzzleTableError),
     #[error("--goal: {0}")]
     Goal(Box<DefinitionError>),
-    #[error("--scramble '{0}': {1}")]
+    #[error("scramble '{0}': {1}")]
     Scramble(String, String),
     #[error(
         "'{0}' makes a position these moves cannot solve: give a scramble in the generator moves, or moves that generate it"
@@ -823,7 +823,8 @@ pub fn solve_scramble(
         .map_err(|e| PuzzleError::Scramble(scramble.to_string(), e.to_string()))?;
     let start = solver.goal().apply(&t);
     let search = solver.solve(&start, limits).map_err(|e| match e {
-        PuzzleSolveError::Space(e) => PuzzleError::Space(e),
+        // The solver's space refuses the position, not the question.
+        PuzzleSolveError::Space(e) => PuzzleError::Scramble(scramble.to_string(), e.to_string()),
         PuzzleSolveError::Unsolvable => PuzzleError::Unsolvable(scramble.to_string()),
     })?;
     let names = |moves: &[usize]| {
