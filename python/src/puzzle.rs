@@ -148,6 +148,7 @@ impl PuzzleSolver {
             space: space_request(moves, metric, ignore_orientation, goal)?,
             per_table: table_states,
             tables: keep_tables.then(|| dir.clone()),
+            build_at_most: None,
         };
         py.detach(|| {
             let opened = open_definition(&dir, puzzle).map_err(puzzle_error)?;

@@ -1,6 +1,6 @@
 //! `cubelab serve`: an HTTP JSON API over the solvers, and the web cube editor it serves.
 //!
-//! Routes: `POST /solve`, `POST /goal` (partial goals: [`goal`]), `POST /validate`, `GET /random`, `GET /tables`, and the page at `/`.
+//! Routes: `POST /solve`, `POST /goal` (partial goals: [`goal`]), `POST /puzzle/solve` and `POST /puzzle/gods` (any puzzle by its KPuzzle definition: [`puzzle`]), `POST /validate`, `GET /random`, `GET /tables`, and the page at `/`.
 //! Answers are the JSON objects of `solve --json` ([`Outcome::to_json`]) and errors are
 //! `{"error": message}` with the command line's texts, under a 4xx status for a bad request and
 //! 503 when the server is full. The tables are opened once, by the shared [`Solvers`].
@@ -46,6 +46,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 mod goal;
 pub mod load;
 pub mod modules;
+mod puzzle;
 
 /// What one request may ask for.
 #[derive(Clone, Debug)]
@@ -122,6 +123,8 @@ pub struct Server {
     web_modules: PathBuf,
     /// Goal tables opened so far, by mask and metric ([`goal`]).
     goal_tables: goal::OpenGoals,
+    /// Puzzle solvers opened so far, by question ([`puzzle`]).
+    puzzles: puzzle::OpenPuzzles,
 }
 
 impl Server {
@@ -135,6 +138,7 @@ impl Server {
             limits,
             web_modules: PathBuf::from(modules::DEFAULT_DIR),
             goal_tables: goal::OpenGoals::default(),
+            puzzles: puzzle::OpenPuzzles::default(),
         }
     }
 
@@ -275,6 +279,8 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/modules/{*path}", get(module_file))
         .route("/solve", post(solve))
         .route("/goal", post(goal::goal))
+        .route("/puzzle/solve", post(puzzle::solve))
+        .route("/puzzle/gods", post(puzzle::gods_run))
         .route("/validate", post(validate))
         .route("/random", get(random))
         .route("/tables", get(tables))

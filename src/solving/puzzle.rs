@@ -76,6 +76,15 @@ pub enum PuzzleError {
     TablesTooLarge { needed: String, available: String },
     #[error(transparent)]
     Table(#[from] PuzzleTableError),
+    #[error(
+        "the pattern database of {name} ({states} states) is larger than the {most} built here, and is not kept ({reason}): build it once with `cubelab puzzle solve` and the same puzzle, moves and options"
+    )]
+    NotBuilt {
+        name: String,
+        states: String,
+        most: String,
+        reason: String,
+    },
     #[error("--goal: {0}")]
     Goal(Box<DefinitionError>),
     #[error("scramble '{0}': {1}")]
@@ -90,9 +99,10 @@ pub enum PuzzleError {
     WrongSolution { scramble: String, solution: String },
 }
 
-/// The names of the definitions in `dir`, for an error message.
-fn known_names(dir: &Path) -> String {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
+/// The names of the definitions in `data_dir`'s puzzles/ (those `open_definition` finds by
+/// name), sorted.
+pub fn definition_names(data_dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(data_dir.join(DEFINITIONS))
         .into_iter()
         .flatten()
         .flatten()
@@ -104,6 +114,12 @@ fn known_names(dir: &Path) -> String {
         })
         .collect();
     names.sort();
+    names
+}
+
+/// The names of the definitions in `dir` (a puzzles/ folder), for an error message.
+fn known_names(dir: &Path) -> String {
+    let names = dir.parent().map(definition_names).unwrap_or_default();
     if names.is_empty() {
         format!(
             " (none there yet: write cubing.js's with `npm ci --prefix web && node scripts/kpuzzle-definitions.mjs {}`)",
@@ -696,6 +712,9 @@ pub struct SolverRequest {
     /// Where the projections' tables are kept between runs (mapped when there, built and
     /// written when not); `None` builds them in memory for this solver alone.
     pub tables: Option<PathBuf>,
+    /// The most states a table this solver builds may hold; a larger one must be there
+    /// already (a server builds small tables in a request, not large ones). `None`: any.
+    pub build_at_most: Option<u64>,
 }
 
 /// A projection's table as the solver got it.
@@ -768,7 +787,20 @@ pub fn open_solver(
                 );
                 let key =
                     ProjectionKey::new(definition.name(), generators.metric(), &decided_by, &space);
-                let opened = puzzle_tables::open_or_build(dir, &key, &space, progress)?;
+                let opened = match request.build_at_most {
+                    Some(most) if space.size() > most => puzzle_tables::Opened {
+                        table: puzzle_tables::open(dir, &key, &space).map_err(|e| {
+                            PuzzleError::NotBuilt {
+                                name: name.clone(),
+                                states: thousands(space.size()),
+                                most: thousands(most),
+                                reason: e.to_string(),
+                            }
+                        })?,
+                        built: false,
+                    },
+                    _ => puzzle_tables::open_or_build(dir, &key, &space, progress)?,
+                };
                 let path = key.path(dir);
                 let source = match opened.built {
                     true => TableSource::Written(path),

@@ -43,7 +43,12 @@ pub enum DefinedSpaceError {
     )]
     MixedOrientationMod { orbit: String },
     #[error(
-        "orbit {orbit}'s {part} take {values} values, and their move table would hold {entries} entries (at most {MAX_TABLE_ENTRIES}): ignore its orientation (--ignore-orientation {orbit}) or make pieces identical in the goal to shrink it"
+        "orbit {orbit}'s {part} take {values} values, and their move table would hold {entries} entries (at most {MAX_TABLE_ENTRIES}): {}",
+        if *part == "twists" {
+            format!("ignore its orientation (--ignore-orientation {orbit}) to shrink it")
+        } else {
+            "make some of its pieces identical in a goal (--goal) to shrink it, or project the puzzle onto fewer of them".to_string()
+        }
     )]
     PartTooLarge {
         orbit: String,

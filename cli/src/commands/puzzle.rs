@@ -193,6 +193,7 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
                 space: what.request()?,
                 per_table: table_states,
                 tables: (!no_save).then(|| what.data_dir.clone()),
+                build_at_most: None,
             };
             let timeout = match timeout {
                 Some(s) if !(s.is_finite() && s > 0.0) => {

@@ -17,7 +17,7 @@ const CUBELAB: &str = env!("CARGO_BIN_EXE_cubelab");
 /// A 2x2x2 as a KPuzzle definition, written from the standard cubie numbering (URF UFL ULB UBR
 /// DFR DLF DBL DRB; a slot's new corner comes from `permutation[slot]`, twisted by
 /// `orientationDelta[slot]`). DBL never moves under U, R, F.
-const HAND_2X2: &str = r#"{
+pub(crate) const HAND_2X2: &str = r#"{
   "name": "hand 2x2x2",
   "orbits": [{"orbitName": "CORNERS", "numPieces": 8, "numOrientations": 3}],
   "defaultPattern": {"CORNERS": {"pieces": [0,1,2,3,4,5,6,7], "orientation": [0,0,0,0,0,0,0,0]}},

@@ -37,7 +37,11 @@ fn tables() -> &'static std::path::Path {
 }
 
 fn start(limits: Limits) -> Running {
-    let dir = tables();
+    start_in(tables(), limits)
+}
+
+/// A server as [`start`]'s, over the data directory `dir`.
+fn start_in(dir: &std::path::Path, limits: Limits) -> Running {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -808,4 +812,140 @@ fn goals_are_answered_from_their_tables() {
             .contains("first two layers are not solved"),
         "{answer}"
     );
+}
+
+/// `POST /puzzle/solve` and `/puzzle/gods` over definitions in the data directory's puzzles/:
+/// the hand-written 2x2x2's published distances and checked solutions; a path, an unknown
+/// name and a space too large for a request refused with the status that says which.
+#[test]
+fn puzzles_are_served_by_name_from_their_definitions() {
+    use cubelab::catalogue::published::published_histogram;
+    use cubelab::catalogue::{TableId, TableKind};
+    use cubelab::model::cube::Metric;
+    use cubelab::model::kpuzzle::KPuzzleDefinition;
+    let dir = tempfile::tempdir().unwrap();
+    let puzzles = dir.path().join("puzzles");
+    std::fs::create_dir(&puzzles).unwrap();
+    std::fs::write(puzzles.join("hand.kpuzzle.json"), crate::puzzles::HAND_2X2).unwrap();
+    // Eight twisting pieces under an 8-cycle and a twisting transposition: 8! x 3^7 =
+    // 88,179,840 positions, more than a request builds or runs.
+    let cycle: Vec<usize> = (1..8).chain([0]).collect();
+    let swap: Vec<usize> = [1, 0].into_iter().chain(2..8).collect();
+    let zeros = [0u8; 8];
+    let big = json!({
+        "name": "twisty eight",
+        "orbits": [{"orbitName": "P", "numPieces": 8, "numOrientations": 3}],
+        "defaultPattern": {"P": {"pieces": (0..8).collect::<Vec<_>>(), "orientation": zeros}},
+        "moves": {
+            "A": {"P": {"permutation": cycle, "orientationDelta": zeros}},
+            "B": {"P": {"permutation": swap, "orientationDelta": [1, 2, 0, 0, 0, 0, 0, 0]}}
+        }
+    });
+    std::fs::write(puzzles.join("eight.kpuzzle.json"), big.to_string()).unwrap();
+    let server = start_in(dir.path(), Limits::default());
+
+    let (status, answer) = post(
+        &server,
+        "/puzzle/gods",
+        json!({"puzzle": "hand", "moves": "U,R,F"}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let published = published_histogram(TableId::new(TableKind::Pocket, Metric::Htm)).unwrap();
+    let counts: Vec<u64> = serde_json::from_value(answer["counts"].clone()).unwrap();
+    assert_eq!(counts, published);
+
+    let scrambles = ["R U R' U'", "U2 F R'", "Q"];
+    let (status, answer) = post(
+        &server,
+        "/puzzle/solve",
+        json!({"puzzle": "hand", "moves": "U,R,F", "scrambles": scrambles}),
+    );
+    assert_eq!(status, 200, "{answer}");
+    let definition = KPuzzleDefinition::from_json_str(crate::puzzles::HAND_2X2).unwrap();
+    let solved = definition.default_pattern();
+    for (scramble, length) in scrambles.iter().zip([4, 3]) {
+        let found = answer["answers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["scramble"] == *scramble)
+            .unwrap();
+        assert_eq!(found["length"], length, "{found}");
+        assert_eq!(found["optimal"], true, "{found}");
+        // Applied after the scramble by the definition's transformations, it solves.
+        let whole = format!("{scramble} {}", found["solution"].as_str().unwrap());
+        let end = solved.apply(&definition.transformation_of(&whole).unwrap());
+        assert!(end.matches(solved), "{whole}");
+    }
+    assert!(
+        answer["answers"][2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("'Q'")
+    );
+    // The solver is kept: a second request maps nothing and builds nothing.
+    let (status, again) = post(
+        &server,
+        "/puzzle/solve",
+        json!({"puzzle": "hand", "moves": "U,R,F", "scramble": "R U R' U'"}),
+    );
+    assert_eq!((status, &again["length"]), (200, &json!(4)), "{again}");
+
+    for (path, body, code, says) in [
+        (
+            "/puzzle/solve",
+            json!({"puzzle": "../hand", "moves": "U", "scramble": "U"}),
+            400,
+            "name of a definition",
+        ),
+        (
+            "/puzzle/gods",
+            json!({"puzzle": "/etc/passwd", "moves": "U"}),
+            400,
+            "name of a definition",
+        ),
+        (
+            "/puzzle/solve",
+            json!({"puzzle": "nothing", "moves": "U", "scramble": "U"}),
+            404,
+            "has: eight, hand",
+        ),
+        (
+            "/puzzle/solve",
+            json!({"puzzle": "hand", "moves": "U,Q", "scramble": "U"}),
+            400,
+            "Q",
+        ),
+        (
+            "/puzzle/solve",
+            json!({"puzzle": "hand", "moves": "U", "scramble": "F"}),
+            400,
+            "'F'",
+        ),
+        (
+            "/puzzle/solve",
+            json!({"puzzle": "eight", "moves": "A,B", "scramble": "A"}),
+            409,
+            "cubelab puzzle solve",
+        ),
+        (
+            "/puzzle/gods",
+            json!({"puzzle": "eight", "moves": "A,B"}),
+            409,
+            "cubelab puzzle gods eight",
+        ),
+        (
+            "/puzzle/gods",
+            json!({"puzzle": "hand", "moves": "U", "scramble": "U"}),
+            400,
+            "/puzzle/solve",
+        ),
+    ] {
+        let (status, answer) = post(&server, path, body.clone());
+        assert_eq!(status, code, "{path} {body}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(says),
+            "{path} {body}: {answer}"
+        );
+    }
 }
