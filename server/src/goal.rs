@@ -5,7 +5,9 @@
 //! runs on the quick threads; a goal of several places at once (the xxcross) is searched and
 //! takes a search thread. Its table is opened once and kept; a missing one is built in the
 //! request only if it is small (at most [`BUILD_IN_REQUEST`] entries, the xcross's 73 million
-//! in about 10 s), and a larger one is a 409 naming the command that builds it.
+//! in about 10 s) and the server's requests have built less than [`BUILD_BUDGET`] entries
+//! so far, else it is a 409 naming the command that builds it. A build holds the lock of its
+//! own table only.
 
 use super::{ApiError, ApiResult, ClientAddress, Server, body, named, positions_asked};
 use axum::body::Bytes;
@@ -29,9 +31,21 @@ pub const BUILD_IN_REQUEST: u128 = 1 << 27;
 /// The most solutions `all` returns for one position.
 const MAX_SOLUTIONS: usize = 1_000;
 
-/// The goal tables a server has opened.
+/// The most entries of goal tables the requests to one server may build by default, all
+/// together ([`super::Limits::builds`]): about twenty xcross-sized tables. Each distinct mask has a table of its own, so without a budget
+/// requests for thousands of masks would fill the disk; past it a missing table is a 409
+/// naming the command that builds it offline.
+pub const BUILD_BUDGET: u128 = 20 << 27;
+
+/// The goal tables a server has opened: per mask and metric a cell, whose lock a request
+/// holds while it opens or builds that table alone, so that a request for a table already
+/// open never waits behind another's build, and two requests never build one table twice.
 #[derive(Default)]
-pub struct OpenGoals(Mutex<HashMap<(GoalMask, Metric), Arc<GoalTable>>>);
+pub struct OpenGoals {
+    cells: Mutex<HashMap<(GoalMask, Metric), Arc<Mutex<Option<Arc<GoalTable>>>>>>,
+    /// The entries the requests have built so far (see [`super::Limits::builds`]).
+    built: Mutex<u128>,
+}
 
 impl Server {
     /// `goal`'s table in `metric`, opened once: built first if missing (or numbered by an older
@@ -55,31 +69,60 @@ impl Server {
         metric: Metric,
     ) -> Result<Arc<GoalTable>, ApiError> {
         let key = (mask, metric);
-        let mut open = self.goal_tables.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(table) = open.get(&key) {
+        let cell = {
+            let mut cells = self
+                .goal_tables
+                .cells
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            Arc::clone(cells.entry(key).or_default())
+        };
+        let mut slot = cell.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(table) = slot.as_ref() {
             return Ok(Arc::clone(table));
         }
         let dir = self.data_dir();
         // A goal too large for any table is the request's fault, whatever is on disk.
         GoalSpace::new(mask, metric).map_err(|e| ApiError::bad(e.to_string()))?;
-        let table = if GoalSpace::entries(&mask) > BUILD_IN_REQUEST {
-            GoalTable::open(dir, &mask, metric).map_err(|e| ApiError {
-                status: StatusCode::CONFLICT,
-                message: format!(
-                    "the goal {}'s table of {mask} is too large to build in a request ({e}); build it with `{}`",
-                    goal.name,
-                    build_command(dir, &mask, metric)
-                ),
-            })?
-        } else {
-            let progress = indicatif::ProgressBar::hidden();
-            GoalTable::open_or_build(dir, &mask, metric, &progress).map_err(|e| ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: e.to_string(),
-            })?
+        let entries = GoalSpace::entries(&mask);
+        let offline = |why: String| ApiError {
+            status: StatusCode::CONFLICT,
+            message: format!(
+                "the goal {}'s table of {mask} {why}; build it with `{}`",
+                goal.name,
+                build_command(dir, &mask, metric)
+            ),
+        };
+        let table = match GoalTable::open(dir, &mask, metric) {
+            Ok(table) => table,
+            Err(e) if entries > BUILD_IN_REQUEST => {
+                return Err(offline(format!("is too large to build in a request ({e})")));
+            }
+            Err(_) => {
+                // Counted before the build, so that requests building at once share the budget.
+                {
+                    let mut built = self
+                        .goal_tables
+                        .built
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner());
+                    if *built + entries > self.limits.builds {
+                        return Err(offline(format!(
+                            "is not built, and this server's requests have built their share of goal tables ({} of {} entries)",
+                            *built, self.limits.builds
+                        )));
+                    }
+                    *built += entries;
+                }
+                let progress = indicatif::ProgressBar::hidden();
+                GoalTable::open_or_build(dir, &mask, metric, &progress).map_err(|e| ApiError {
+                    status: StatusCode::INTERNAL_SERVER_ERROR,
+                    message: e.to_string(),
+                })?
+            }
         };
         let table = Arc::new(table);
-        open.insert(key, Arc::clone(&table));
+        *slot = Some(Arc::clone(&table));
         Ok(table)
     }
 }

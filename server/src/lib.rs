@@ -44,6 +44,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 mod goal;
+pub use goal::BUILD_BUDGET;
 pub mod load;
 pub mod modules;
 mod puzzle;
@@ -72,6 +73,10 @@ pub struct Limits {
     pub body_timeout: Duration,
     /// Connections open at once; one more is answered 503 and closed at once.
     pub connections: usize,
+    /// The most entries of goal tables (`POST /goal`) and states of puzzle pattern databases
+    /// (`POST /puzzle/solve`) that requests may build, each kind all together over the
+    /// server's run: the disk they fill is bounded (see [`goal::BUILD_BUDGET`]).
+    pub builds: u128,
 }
 
 impl Default for Limits {
@@ -87,6 +92,7 @@ impl Default for Limits {
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             connections: 512,
+            builds: goal::BUILD_BUDGET,
         }
     }
 }

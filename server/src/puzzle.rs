@@ -2,10 +2,12 @@
 //! the data directory's `puzzles/` (by name only: a request names no file), as `cubelab
 //! puzzle solve --json` and `cubelab puzzle gods --json` answer them.
 //!
-//! A solver is opened once per question (puzzle, moves, metric, forgotten twists) and kept;
-//! its pattern databases are mapped when kept in the data directory, and a missing one is
-//! built in the request only if it is small (at most [`BUILD_IN_REQUEST`] states, about a
-//! second), a larger one being a 409 naming the command that builds it. God's algorithm runs
+//! A solver is opened once per question (puzzle, moves, metric, forgotten twists) and kept
+//! (the last [`OPEN_SOLVERS`] questions); its pattern databases are mapped when kept in the
+//! data directory, and a missing one is built in the request only if it is small (at most
+//! [`BUILD_IN_REQUEST`] states, about a second) and the server's requests have built fewer
+//! than [`super::Limits::builds`] states so far, else it is a 409 naming the command that
+//! builds it. God's algorithm runs
 //! in the request only over spaces of at most [`BUILD_IN_REQUEST`] states. Both take a search
 //! thread; a solve's positions share the request's search time.
 
@@ -17,7 +19,8 @@ use axum::http::{HeaderMap, StatusCode};
 use cubelab::model::kpuzzle::Metric;
 use cubelab::solving::puzzle::{
     GodsOptions, OpenedSolver, PuzzleError, PuzzleLimits, PuzzleSolver, PuzzleSpace, SolverRequest,
-    SpaceRequest, definition_names, gods, open_definition, open_solver, solve_scramble,
+    SpaceRequest, TableSource, definition_names, gods, open_definition, open_solver,
+    solve_scramble,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -40,9 +43,20 @@ const OPEN_SOLVERS: usize = 16;
 /// What identifies a solver: the puzzle, the moves, the metric and the forgotten twists.
 type SolverKey = (String, String, Metric, Vec<String>);
 
-/// The puzzle solvers a server has opened, oldest first.
+/// One question's solver, once opened; its lock is held while it is opened, by that request
+/// alone.
+type SolverCell = Arc<Mutex<Option<Arc<OpenPuzzle>>>>;
+
+/// The puzzle solvers a server has opened, oldest first: a request holds the lock of its own
+/// question's cell while it opens (and may build) that solver, so that a request for a solver
+/// already open never waits behind another's build.
 #[derive(Default)]
-pub struct OpenPuzzles(Mutex<Vec<(SolverKey, Arc<OpenPuzzle>)>>);
+pub struct OpenPuzzles {
+    cells: Mutex<Vec<(SolverKey, SolverCell)>>,
+    /// The states of the pattern databases requests have built so far (see
+    /// [`super::Limits::builds`]).
+    built: Mutex<u128>,
+}
 
 /// A solver and the definition its positions are read with.
 struct OpenPuzzle {
@@ -157,31 +171,56 @@ impl Server {
             request.metric,
             request.ignore_orientation.clone(),
         );
-        let mut open = self.puzzles.0.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, solver)) = open.iter().find(|(k, _)| *k == key) {
-            return Ok(Arc::clone(solver));
+        let cell = {
+            let mut cells = self.puzzles.cells.lock().unwrap_or_else(|e| e.into_inner());
+            match cells.iter().find(|(k, _)| *k == key) {
+                Some((_, cell)) => Arc::clone(cell),
+                None => {
+                    if cells.len() == OPEN_SOLVERS {
+                        cells.remove(0);
+                    }
+                    let cell = SolverCell::default();
+                    cells.push((key, Arc::clone(&cell)));
+                    cell
+                }
+            }
+        };
+        let mut slot = cell.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(open) = slot.as_ref() {
+            return Ok(Arc::clone(open));
         }
         let dir = self.data_dir();
         let opened = open_definition(dir, puzzle).map_err(|e| api_error(dir, e))?;
+        let spent = *self.puzzles.built.lock().unwrap_or_else(|e| e.into_inner());
         let solver_request = SolverRequest {
             space: request.clone(),
             per_table: TABLE_STATES,
             tables: Some(dir.to_path_buf()),
-            build_at_most: Some(BUILD_IN_REQUEST),
+            // Past the server's budget, nothing more is built in a request.
+            build_at_most: Some(if spent < self.limits.builds {
+                BUILD_IN_REQUEST
+            } else {
+                0
+            }),
         };
         let progress = indicatif::ProgressBar::hidden();
-        let OpenedSolver { solver, .. } =
+        let OpenedSolver { solver, sources } =
             open_solver(&opened.definition, &solver_request, &progress)
                 .map_err(|e| api_error(dir, e))?;
-        let solver = Arc::new(OpenPuzzle {
+        let built: u128 = solver
+            .projections()
+            .iter()
+            .zip(&sources)
+            .filter(|(_, source)| matches!(source, TableSource::Written(_)))
+            .map(|(p, _)| u128::from(p.states()))
+            .sum();
+        *self.puzzles.built.lock().unwrap_or_else(|e| e.into_inner()) += built;
+        let open = Arc::new(OpenPuzzle {
             solver,
             definition: opened.definition,
         });
-        if open.len() == OPEN_SOLVERS {
-            open.remove(0);
-        }
-        open.push((key, Arc::clone(&solver)));
-        Ok(solver)
+        *slot = Some(Arc::clone(&open));
+        Ok(open)
     }
 }
 

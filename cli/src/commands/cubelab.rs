@@ -87,6 +87,11 @@ enum Command {
         /// Connections open at once; one more is answered 503 and closed.
         #[arg(long, default_value_t = 512, value_name = "N")]
         max_connections: usize,
+        /// The most entries of goal tables, and apart the most states of puzzle pattern
+        /// databases, that requests may build over the server's run (a missing table past it
+        /// is a 409 naming the command that builds it offline); 0 builds none.
+        #[arg(long, default_value_t = cubelab_server::BUILD_BUDGET, value_name = "N")]
+        max_builds: u128,
         /// Where the 3D view's npm packages are installed (`npm ci --prefix web` in the
         /// repository); without them the editor shows the flat net only.
         #[arg(long, value_name = "DIR", default_value = cubelab_server::modules::DEFAULT_DIR)]
@@ -296,6 +301,7 @@ pub fn run(args: Args) -> ExitCode {
             header_timeout,
             body_timeout,
             max_connections,
+            max_builds,
             web_modules,
         }) => seconds("--max-search", max_search).and_then(|search| {
             crate::cli::ignore_broken_pipes();
@@ -315,6 +321,7 @@ pub fn run(args: Args) -> ExitCode {
                 header_timeout: seconds("--header-timeout", header_timeout)?,
                 body_timeout: seconds("--body-timeout", body_timeout)?,
                 connections: max_connections.max(1),
+                builds: max_builds,
             };
             let server = Server::new(data_dir, tables, limits).with_web_modules(web_modules);
             serve(&bind, port, server)

@@ -790,6 +790,18 @@ fn goals_are_answered_from_their_tables() {
         answer["error"].as_str().unwrap().contains("states"),
         "{answer}"
     );
+    // Past the server's budget of built entries (here none), a missing table is refused
+    // with the command that builds it.
+    let spent = start(Limits {
+        builds: 0,
+        ..Limits::default()
+    });
+    let (status, answer) = post(&spent, "/goal", json!({"goal": "UF UB", "position": "R"}));
+    assert_eq!(status, 409, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("their share"),
+        "{answer}"
+    );
     let (status, answer) = post(&server, "/goal", json!({"goal": "2x2x3", "position": "R"}));
     assert_eq!(status, 409, "{answer}");
     assert!(
@@ -891,6 +903,30 @@ fn puzzles_are_served_by_name_from_their_definitions() {
     );
     assert_eq!((status, &again["length"]), (200, &json!(4)), "{again}");
 
+    // A server whose requests may build nothing maps what is kept and refuses the rest.
+    let spent = start_in(
+        dir.path(),
+        Limits {
+            builds: 0,
+            ..Limits::default()
+        },
+    );
+    let (status, answer) = post(
+        &spent,
+        "/puzzle/solve",
+        json!({"puzzle": "hand", "moves": "U,R,F", "scramble": "R U"}),
+    );
+    assert_eq!((status, &answer["length"]), (200, &json!(2)), "{answer}");
+    let (status, answer) = post(
+        &spent,
+        "/puzzle/solve",
+        json!({"puzzle": "hand", "moves": "U,R", "scramble": "R U"}),
+    );
+    assert_eq!(status, 409, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("cubelab puzzle solve"),
+        "{answer}"
+    );
     for (path, body, code, says) in [
         (
             "/puzzle/solve",
