@@ -37,12 +37,15 @@ const MAX_SOLUTIONS: usize = 1_000;
 /// naming the command that builds it offline.
 pub const BUILD_BUDGET: u128 = 20 << 27;
 
+/// One goal table, once opened; its lock is held while it is opened, by that request alone.
+type TableCell = Arc<Mutex<Option<Arc<GoalTable>>>>;
+
 /// The goal tables a server has opened: per mask and metric a cell, whose lock a request
 /// holds while it opens or builds that table alone, so that a request for a table already
 /// open never waits behind another's build, and two requests never build one table twice.
 #[derive(Default)]
 pub struct OpenGoals {
-    cells: Mutex<HashMap<(GoalMask, Metric), Arc<Mutex<Option<Arc<GoalTable>>>>>>,
+    cells: Mutex<HashMap<(GoalMask, Metric), TableCell>>,
     /// The entries the requests have built so far (see [`super::Limits::builds`]).
     built: Mutex<u128>,
 }
