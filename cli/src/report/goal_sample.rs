@@ -7,9 +7,14 @@
 //! samples and finds the positions no shard answered and those answered twice.
 
 use cubelab::experiment::{ExperimentError, experiment_files};
+use cubelab::model::cube::Cube3;
+use cubelab::model::position::{Form, Position, Puzzle, parse_position};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+
+/// No goal takes more moves than the whole cube does in either metric (26 in QTM).
+const MAX_GOAL_LENGTH: u8 = 26;
 
 /// The columns before the neutralities'.
 const FIXED_COLUMNS: [&str; 6] = ["index", "total", "source", "goal", "metric", "scramble"];
@@ -106,6 +111,8 @@ pub struct MergedSample {
     pub identity: SampleIdentity,
     /// Each answered position's lengths, one per neutrality, in index order.
     pub lengths: Vec<Vec<u8>>,
+    /// Each answered position, in index order: its index and the position its scramble makes.
+    pub positions: Vec<(u64, Cube3)>,
     /// How many positions below `total` no row answers.
     pub missing: u64,
     /// Indices answered more than once (only the first row is kept).
@@ -117,7 +124,7 @@ pub struct MergedSample {
 pub fn read_merged(paths: &[PathBuf]) -> Result<MergedSample, GoalSampleError> {
     let files = experiment_files(paths)?;
     let mut identity: Option<(PathBuf, SampleIdentity)> = None;
-    let mut by_index: BTreeMap<u64, Vec<u8>> = BTreeMap::new();
+    let mut by_index: BTreeMap<u64, (Cube3, Vec<u8>)> = BTreeMap::new();
     let mut duplicated = Vec::new();
     for file in &files {
         let (theirs, rows) = read_file(file)?;
@@ -133,11 +140,11 @@ pub fn read_merged(paths: &[PathBuf]) -> Result<MergedSample, GoalSampleError> {
             }
             Some(_) => {}
         }
-        for (index, lengths) in rows {
+        for (index, cube, lengths) in rows {
             match by_index.entry(index) {
                 std::collections::btree_map::Entry::Occupied(_) => duplicated.push(index),
                 std::collections::btree_map::Entry::Vacant(slot) => {
-                    slot.insert(lengths);
+                    slot.insert((cube, lengths));
                 }
             }
         }
@@ -146,7 +153,8 @@ pub fn read_merged(paths: &[PathBuf]) -> Result<MergedSample, GoalSampleError> {
     let answered = by_index.range(..identity.total).count() as u64;
     Ok(MergedSample {
         missing: identity.total - answered,
-        lengths: by_index.into_values().collect(),
+        positions: by_index.iter().map(|(&i, (cube, _))| (i, *cube)).collect(),
+        lengths: by_index.into_values().map(|(_, lengths)| lengths).collect(),
         duplicated,
         identity,
     })
@@ -163,8 +171,21 @@ fn describe(identity: &SampleIdentity) -> String {
     )
 }
 
-/// A row as read: its index and lengths.
-type IndexedLengths = (u64, Vec<u8>);
+/// A row as read: its index, position and lengths.
+type IndexedLengths = (u64, Cube3, Vec<u8>);
+
+/// How many views a neutrality's column takes the best of; each column's views include those
+/// of every column of fewer (fixed within dual within six within all 24), so its length is at
+/// most theirs. `None` for a name that is not a neutrality.
+fn views_rank(name: &str) -> Option<u8> {
+    match name {
+        "fixed" => Some(0),
+        "dual" => Some(1),
+        "6" => Some(2),
+        "24" => Some(3),
+        _ => None,
+    }
+}
 
 /// One file's identity and rows.
 fn read_file(path: &Path) -> Result<(SampleIdentity, Vec<IndexedLengths>), GoalSampleError> {
@@ -196,6 +217,17 @@ fn read_file(path: &Path) -> Result<(SampleIdentity, Vec<IndexedLengths>), GoalS
         .skip(FIXED_COLUMNS.len())
         .map(str::to_string)
         .collect();
+    let ranks = orientations
+        .iter()
+        .map(|name| {
+            views_rank(name).ok_or_else(|| {
+                malformed(
+                    1,
+                    format!("column '{name}' is not a neutrality (fixed, dual, 6 or 24)"),
+                )
+            })
+        })
+        .collect::<Result<Vec<u8>, _>>()?;
     let mut identity: Option<SampleIdentity> = None;
     let mut rows = Vec::new();
     for (n, record) in reader.records().enumerate() {
@@ -234,12 +266,49 @@ fn read_file(path: &Path) -> Result<(SampleIdentity, Vec<IndexedLengths>), GoalS
         }
         let lengths = (FIXED_COLUMNS.len()..record.len())
             .map(|i| {
-                record[i].trim().parse::<u8>().map_err(|_| {
-                    malformed(line, format!("length '{}' is not a number", &record[i]))
-                })
+                let text = record[i].trim();
+                match text.parse::<u64>() {
+                    Ok(n) if n <= u64::from(MAX_GOAL_LENGTH) => Ok(n as u8),
+                    Ok(n) => Err(malformed(
+                        line,
+                        format!(
+                            "length {n} is longer than any goal's ({MAX_GOAL_LENGTH}: God's number)"
+                        ),
+                    )),
+                    Err(_) => Err(malformed(
+                        line,
+                        format!("length '{text}' is not a whole number of moves"),
+                    )),
+                }
             })
             .collect::<Result<Vec<u8>, _>>()?;
-        rows.push((index, lengths));
+        // More views can only shorten: a column's length is at most that of any column whose
+        // views it includes.
+        for (a, (&rank_a, &length_a)) in ranks.iter().zip(&lengths).enumerate() {
+            for (b, (&rank_b, &length_b)) in ranks.iter().zip(&lengths).enumerate() {
+                if rank_a < rank_b && length_b > length_a {
+                    return Err(malformed(
+                        line,
+                        format!(
+                            "its {} length {length_b} is above its {} length {length_a}: more orientations can only shorten a solution",
+                            orientations[b], orientations[a]
+                        ),
+                    ));
+                }
+            }
+        }
+        let scramble = &record[5];
+        let cube = match parse_position(scramble, Some(Puzzle::Cube), Form::Auto) {
+            Ok(Position::Cube(cube)) => cube,
+            Ok(_) => return Err(malformed(line, format!("'{scramble}' is no 3x3 position"))),
+            Err(e) => {
+                return Err(malformed(
+                    line,
+                    format!("its scramble '{scramble}' is no 3x3 position: {e}"),
+                ));
+            }
+        };
+        rows.push((index, cube, lengths));
     }
     let identity = identity.ok_or_else(|| malformed(2, "no rows".into()))?;
     Ok((identity, rows))
@@ -287,5 +356,47 @@ mod tests {
             matches!(refused, GoalSampleError::Different { .. }),
             "{refused}"
         );
+    }
+
+    /// Rows no goal sample can hold are refused with their line: a length beyond God's
+    /// number (1,000,000 included), a more neutral column above a less neutral one, a scramble
+    /// that is no position, a column that is no neutrality.
+    #[test]
+    fn impossible_rows_are_refused_with_their_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = "index,total,source,goal,metric,scramble,fixed,dual,6";
+        let row = |scramble: &str, lengths: &str| {
+            format!("0,5,\"random seed 1\",\"cross\",htm,\"{scramble}\",{lengths}")
+        };
+        for (header, row, says) in [
+            (header, row("R U", "99,5,5"), "length 99 is longer"),
+            (
+                header,
+                row("R U", "1000000,5,5"),
+                "length 1000000 is longer",
+            ),
+            (header, row("R U", "x,5,5"), "not a whole number"),
+            (
+                header,
+                row("R U", "5,6,5"),
+                "dual length 6 is above its fixed length 5",
+            ),
+            (
+                header,
+                row("R U", "6,4,5"),
+                "6 length 5 is above its dual length 4",
+            ),
+            (header, row("R Q", "6,5,5"), "'R Q' is no 3x3 position"),
+            (
+                "index,total,source,goal,metric,scramble,fixed,sideways",
+                row("R U", "6,5"),
+                "'sideways' is not a neutrality",
+            ),
+        ] {
+            let path = dir.path().join("shard.csv");
+            std::fs::write(&path, format!("{header}\n{row}\n")).unwrap();
+            let refused = read_merged(&[path]).unwrap_err().to_string();
+            assert!(refused.contains(says), "{row}: {refused}");
+        }
     }
 }

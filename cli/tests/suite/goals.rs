@@ -469,6 +469,46 @@ fn goal_samples_split_into_shards_merge_into_the_whole() {
     let columns = |out: &std::process::Output| json_lines(out)[0]["columns"].clone();
     assert_eq!(columns(&merged), columns(&whole));
     assert_eq!(json_lines(&merged)[0]["positions"], 2000);
+    // Two rows of a shard with their scrambles swapped (rows the merge computes again: even
+    // indices, of 2,000) are refused, and so is a length no goal has.
+    let shard_0 = shards.join("shard-0.csv");
+    let original = std::fs::read_to_string(&shard_0).unwrap();
+    let mut lines: Vec<Vec<String>> = original
+        .lines()
+        .map(|l| l.split(',').map(str::to_string).collect())
+        .collect();
+    let even: Vec<usize> = (1..lines.len())
+        .filter(|&i| lines[i][0].parse::<u64>().unwrap() % 2 == 0)
+        .collect();
+    let (a, b) = even
+        .iter()
+        .flat_map(|&a| even.iter().map(move |&b| (a, b)))
+        .find(|&(a, b)| lines[a][6..] != lines[b][6..])
+        .unwrap();
+    let scramble = lines[a][5].clone();
+    lines[a][5] = lines[b][5].clone();
+    lines[b][5] = scramble;
+    let joined =
+        |lines: &[Vec<String>]| lines.iter().map(|l| l.join(",") + "\n").collect::<String>();
+    std::fs::write(&shard_0, joined(&lines)).unwrap();
+    let swapped = stats(&["--data-dir", data, "goal", "xcross", "--merge", shards_arg]);
+    assert_eq!(swapped.status.code(), Some(2), "{}", text(&swapped.stdout));
+    assert!(
+        text(&swapped.stderr).contains("says lengths"),
+        "{}",
+        text(&swapped.stderr)
+    );
+    let mut impossible = original.lines().map(str::to_string).collect::<Vec<_>>();
+    impossible[1] = impossible[1].rsplitn(2, ',').nth(1).unwrap().to_string() + ",99";
+    std::fs::write(&shard_0, impossible.join("\n") + "\n").unwrap();
+    let long = stats(&["--data-dir", data, "goal", "xcross", "--merge", shards_arg]);
+    assert_eq!(long.status.code(), Some(2));
+    assert!(
+        text(&long.stderr).contains("length 99 is longer"),
+        "{}",
+        text(&long.stderr)
+    );
+    std::fs::write(&shard_0, original).unwrap();
     std::fs::remove_file(shards.join("shard-1.csv")).unwrap();
     let partial = stats(&["--data-dir", data, "goal", "xcross", "--merge", shards_arg]);
     assert_eq!(partial.status.code(), Some(1));

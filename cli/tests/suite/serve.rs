@@ -924,7 +924,10 @@ fn puzzles_are_served_by_name_from_their_definitions() {
     );
     assert_eq!(status, 409, "{answer}");
     assert!(
-        answer["error"].as_str().unwrap().contains("cubelab puzzle solve"),
+        answer["error"]
+            .as_str()
+            .unwrap()
+            .contains("cubelab puzzle solve"),
         "{answer}"
     );
     for (path, body, code, says) in [

@@ -279,6 +279,7 @@ fn merged(data_dir: &Path, goal: &Goal, args: &GoalArgs) -> Result<bool, String>
                 .map_err(|_| format!("the files' column '{name}' is not a neutrality"))
         })
         .collect::<Result<_, _>>()?;
+    check_rows(data_dir, goal, metric, &orientations, &merged)?;
     let lengths: Vec<u8> = merged.lengths.concat();
     // The exact column needs the goal's table, which the shards built; without it, none.
     let exact = (goal.places == Places::One)
@@ -297,6 +298,49 @@ fn merged(data_dir: &Path, goal: &Goal, args: &GoalArgs) -> Result<bool, String>
         return Ok(false);
     }
     Ok(true)
+}
+
+/// The most rows of a merge whose lengths are computed again (spread evenly over the sample).
+const ROWS_CHECKED: usize = 1_000;
+
+/// Computes again the lengths of up to [`ROWS_CHECKED`] rows of `merged`, spread over it, with
+/// the goal's tables where `data_dir` holds them (a merge builds none), and refuses the merge
+/// where a row's lengths are not those of its scramble: a file changed by hand, or rows of
+/// another sample. The files' form (scrambles, ranges, neutralities' order) is checked as they
+/// are read.
+fn check_rows(
+    data_dir: &Path,
+    goal: &Goal,
+    metric: Metric,
+    orientations: &[Orientations],
+    merged: &crate::report::goal_sample::MergedSample,
+) -> Result<(), String> {
+    let Ok(tables) = GoalTables::open(data_dir, goal, metric) else {
+        eprintln!(
+            "stats: the goal's tables are not in {}: the rows' lengths are not checked against them",
+            data_dir.display()
+        );
+        return Ok(());
+    };
+    let solvers: Vec<GoalSolver> = orientations
+        .iter()
+        .map(|&o| GoalSolver::new(goal.clone(), tables.clone(), o))
+        .collect();
+    let step = merged.positions.len().div_ceil(ROWS_CHECKED).max(1);
+    let picked: Vec<usize> = (0..merged.positions.len()).step_by(step).collect();
+    let cubes: Vec<Cube3> = picked.iter().map(|&i| merged.positions[i].1).collect();
+    let bar = progress_bar(cubes.len() as u64, "rows checked");
+    let lengths = sample_lengths(&solvers, &cubes, &bar);
+    bar.finish_and_clear();
+    for (&i, computed) in picked.iter().zip(lengths.chunks(solvers.len())) {
+        if merged.lengths[i] != computed {
+            return Err(format!(
+                "the row of position {} says lengths {:?}, but its scramble's are {:?}: a file was changed or holds rows of another sample; rerun its shard",
+                merged.positions[i].0, merged.lengths[i], computed
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A sample's lengths (a row per position, a column per neutrality of `orientations`) as a
