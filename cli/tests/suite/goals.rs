@@ -499,7 +499,7 @@ fn goal_samples_split_into_shards_merge_into_the_whole() {
         text(&swapped.stderr)
     );
     let mut impossible = original.lines().map(str::to_string).collect::<Vec<_>>();
-    impossible[1] = impossible[1].rsplitn(2, ',').nth(1).unwrap().to_string() + ",99";
+    impossible[1] = impossible[1].rsplit_once(',').unwrap().0.to_string() + ",99";
     std::fs::write(&shard_0, impossible.join("\n") + "\n").unwrap();
     let long = stats(&["--data-dir", data, "goal", "xcross", "--merge", shards_arg]);
     assert_eq!(long.status.code(), Some(2));
