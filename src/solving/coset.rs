@@ -18,6 +18,8 @@ pub use crate::search::coset::{
 };
 pub use crate::search::coset_finish::{FINISH_AT_MOST, FINISH_LIMIT};
 pub use crate::search::cosets::{COSETS, CosetList, DISTINCT_COSETS};
+/// The positions in one coset of H (H's order): 19,508,428,800.
+pub use crate::space::coset::ELEMENTS as COSET_POSITIONS;
 
 /// Why a coset cannot be run: its name, its tables or the run asked for.
 #[derive(Debug, thiserror::Error)]
@@ -99,7 +101,12 @@ pub struct Class {
 impl Class {
     /// The class of the coset of `representative` (numbering the classes takes a second).
     pub fn of(representative: &Cube3) -> Class {
-        let list = CosetList::new();
+        Class::in_list(&CosetList::new(), representative)
+    }
+
+    /// The class of the coset of `representative`, numbered by `list` (for many cosets: one
+    /// list numbers them all).
+    pub fn in_list(list: &CosetList, representative: &Cube3) -> Class {
         let number = list.number_of(Phase1Coord::of(representative));
         Class {
             number,

@@ -2,6 +2,7 @@
 //! number of files, such as the shards of a Slurm array) merged depth by depth.
 
 use cubelab::model::cube::Metric;
+use cubelab::solving::coset::{COSET_POSITIONS, Class, CosetList, representative};
 use std::path::{Path, PathBuf};
 
 /// Why runs cannot be merged.
@@ -31,6 +32,14 @@ pub enum CosetRunError {
     )]
     Empty(String),
     #[error(
+        "{origin}: the run of '{coset}' cannot be right: {message}; run that coset again (its file was changed, or written by something else)"
+    )]
+    Invalid {
+        origin: String,
+        coset: String,
+        message: String,
+    },
+    #[error(
         "the runs count in two metrics: '{first}' in {first_metric}, '{other}' in {other_metric}; merge the runs of one metric at a time"
     )]
     MixedMetrics {
@@ -57,7 +66,14 @@ pub struct CosetRun {
     pub reached: Vec<u64>,
     pub bound: Option<u32>,
     pub unsolved: u64,
+    /// Positions left by the last depth and proven one at a time (runs written before this
+    /// field existed proved none so).
+    #[serde(default)]
+    pub finished: u64,
     pub seconds: f64,
+    /// Where it was read: `FILE, line N`.
+    #[serde(skip)]
+    pub origin: String,
 }
 
 fn half_turns() -> Metric {
@@ -142,12 +158,62 @@ fn read_file(path: &Path, runs: &mut Vec<CosetRun>) -> Result<(), CosetRunError>
         if line.trim().is_empty() {
             continue;
         }
-        let run = serde_json::from_str(line).map_err(|e| CosetRunError::Parse {
+        let mut run: CosetRun = serde_json::from_str(line).map_err(|e| CosetRunError::Parse {
             path: path.display().to_string(),
             line: number + 1,
             message: cubelab::support::units::quoted(&e.to_string(), 200).into_owned(),
         })?;
+        run.origin = format!("{}, line {}", path.display(), number + 1);
         runs.push(run);
+    }
+    Ok(())
+}
+
+/// Checks what a run's numbers must satisfy, so that a file changed by hand (or by a fault)
+/// is refused rather than merged: its class and the cosets it stands for are those of the
+/// coset it names (`list` numbers the classes); the exact counts are the first depths of the
+/// reached ones; every position of the coset is reached, proven one at a time or left
+/// unsolved, exactly once; and a run that proves a bound leaves none unsolved.
+pub fn check_run(run: &CosetRun, list: &CosetList) -> Result<(), CosetRunError> {
+    let refuse = |message: String| CosetRunError::Invalid {
+        origin: run.origin.clone(),
+        coset: run.coset.clone(),
+        message,
+    };
+    let representative = representative(&run.coset).map_err(|e| refuse(e.to_string()))?;
+    let Class {
+        number: class,
+        cosets,
+    } = Class::in_list(list, &representative);
+    if (run.class, run.class_cosets) != (class, cosets) {
+        return Err(refuse(format!(
+            "it says class {} standing for {} cosets; the coset is of class {class}, standing for {cosets}",
+            run.class, run.class_cosets
+        )));
+    }
+    if run.counts.len() > run.reached.len()
+        || run.counts.iter().zip(&run.reached).any(|(a, b)| a != b)
+    {
+        return Err(refuse(
+            "its exact counts are not the first of its reached counts".to_string(),
+        ));
+    }
+    let accounted = run
+        .reached
+        .iter()
+        .chain([&run.finished, &run.unsolved])
+        .map(|&c| u128::from(c))
+        .sum::<u128>();
+    if accounted != u128::from(COSET_POSITIONS) {
+        return Err(refuse(format!(
+            "its reached, finished and unsolved positions sum to {accounted}, not the coset's {COSET_POSITIONS}"
+        )));
+    }
+    if run.bound.is_some() && run.unsolved > 0 {
+        return Err(refuse(format!(
+            "it proves a bound and leaves {} positions unsolved",
+            run.unsolved
+        )));
     }
     Ok(())
 }
@@ -207,9 +273,10 @@ pub fn read_reference(path: &Path, column: usize) -> Result<Vec<u64>, CosetRunEr
         source,
     })?;
     let mut counts = Vec::new();
+    let mut header_seen = false;
     for (number, line) in text.lines().enumerate() {
         let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-        if line.starts_with('#') || fields[0].parse::<u64>().is_err() {
+        if line.starts_with('#') || line.trim().is_empty() {
             continue;
         }
         let parse_error = |message: String| CosetRunError::Reference {
@@ -217,6 +284,23 @@ pub fn read_reference(path: &Path, column: usize) -> Result<Vec<u64>, CosetRunEr
             line: number + 1,
             message,
         };
+        match fields[0].parse::<u64>() {
+            // One header, before the first row.
+            Err(_) if !header_seen && counts.is_empty() => {
+                header_seen = true;
+                continue;
+            }
+            Err(_) => {
+                return Err(parse_error(format!("'{}' is not a depth", fields[0])));
+            }
+            Ok(depth) if depth != counts.len() as u64 => {
+                return Err(parse_error(format!(
+                    "depth {depth} where depth {} was due (one row a depth, from 0, in order)",
+                    counts.len()
+                )));
+            }
+            Ok(_) => {}
+        }
         let count = fields
             .get(column)
             .ok_or_else(|| parse_error(format!("no column {}", column + 1)))?
@@ -331,5 +415,90 @@ mod tests {
         assert_eq!(read_reference(&file, 2).unwrap(), vec![1, 12]);
         let error = read_reference(&file, 3).unwrap_err().to_string();
         assert!(error.contains("line 3: no column 4"), "{error}");
+        // The depth column is read, and a line that is no row is named, not skipped.
+        std::fs::write(&file, "depth,all\n0,1\n2,10\n").unwrap();
+        let error = read_reference(&file, 1).unwrap_err().to_string();
+        assert!(
+            error.contains("line 3: depth 2 where depth 1 was due"),
+            "{error}"
+        );
+        std::fs::write(&file, "depth,all\n0,1\nx,10\n").unwrap();
+        let error = read_reference(&file, 1).unwrap_err().to_string();
+        assert!(error.contains("line 3: 'x' is not a depth"), "{error}");
+    }
+
+    /// A run whose numbers cannot be right is refused with where it was read: a class or a
+    /// coset count not the coset's, counts that do not account for the coset, a bound with
+    /// positions unsolved. A run as `cubelab coset` writes it passes.
+    #[test]
+    fn runs_that_cannot_be_right_are_refused() {
+        let list = CosetList::new();
+        // H itself, exact to depth 2: 1, 10 and 67 positions, the rest unreached.
+        let h = Class::in_list(&list, &representative("U").unwrap());
+        let good = || CosetRun {
+            coset: "U".into(),
+            metric: Metric::Htm,
+            class: h.number,
+            class_cosets: h.cosets,
+            counts: vec![1, 10, 67],
+            reached: vec![1, 10, 67],
+            bound: None,
+            unsolved: COSET_POSITIONS - 78,
+            finished: 0,
+            seconds: 1.0,
+            origin: "runs.jsonl, line 1".into(),
+        };
+        assert!(check_run(&good(), &list).is_ok());
+        let cases: [(CosetRun, &str); 6] = [
+            (
+                CosetRun {
+                    class: h.number + 1,
+                    ..good()
+                },
+                "the coset is of class",
+            ),
+            (
+                CosetRun {
+                    class_cosets: 1_000_000_000_000_000_000,
+                    ..good()
+                },
+                "standing for",
+            ),
+            (
+                CosetRun {
+                    coset: "R".into(),
+                    ..good()
+                },
+                "the coset is of class",
+            ),
+            (
+                CosetRun {
+                    counts: vec![1, 10, 66],
+                    ..good()
+                },
+                "not the first of its reached",
+            ),
+            (
+                CosetRun {
+                    unsolved: 0,
+                    ..good()
+                },
+                "sum to 78",
+            ),
+            (
+                CosetRun {
+                    bound: Some(20),
+                    ..good()
+                },
+                "leaves 19508428722 positions unsolved",
+            ),
+        ];
+        for (run, says) in cases {
+            let error = check_run(&run, &list).unwrap_err().to_string();
+            assert!(
+                error.contains(says) && error.contains("runs.jsonl, line 1"),
+                "{error}"
+            );
+        }
     }
 }

@@ -587,16 +587,23 @@ fn the_cosets_command_counts_and_lists() {
 /// twice or counts that differ from the reference exit 1, a file that holds no run exits 2.
 #[test]
 fn the_stats_cosets_command_merges_and_compares() {
+    use cubelab::solving::coset::{COSET_POSITIONS, Class, representative};
     let dir = tempfile::tempdir().unwrap();
-    let run = |class: u64, counts: &[u64]| {
-        serde_json::json!({"coset": "R", "class": class, "class_cosets": 16, "counts": counts,
-            "reached": counts, "bound": null, "unsolved": 5, "seconds": 2.0})
+    // A run as `cubelab coset --json` writes it: the coset's own class, and every position
+    // of it counted once (the rest unreached).
+    let list = CosetList::new();
+    let run = |coset: &str, counts: &[u64]| {
+        let class = Class::in_list(&list, &representative(coset).unwrap());
+        let unsolved = COSET_POSITIONS - counts.iter().sum::<u64>();
+        serde_json::json!({"coset": coset, "class": class.number, "class_cosets": class.cosets,
+            "counts": counts, "reached": counts, "bound": null, "unsolved": unsolved,
+            "seconds": 2.0})
         .to_string()
     };
     let runs = dir.path().join("runs.jsonl");
     std::fs::write(
         &runs,
-        format!("{}\n{}\n", run(1, &[1, 10]), run(2, &[0, 0, 67])),
+        format!("{}\n{}\n", run("U", &[1, 10]), run("R F", &[0, 0, 67])),
     )
     .unwrap();
     let reference = Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
@@ -624,17 +631,29 @@ fn the_stats_cosets_command_merges_and_compares() {
         "{stdout}"
     );
     assert!(std::fs::read_to_string(&chart).unwrap().contains("<svg"));
-    // Class 1 twice, and counts that are not the reference's.
+    // H's class twice, and counts that are not the reference's.
     std::fs::write(
         &runs,
-        format!("{}\n{}\n", run(1, &[1, 10]), run(1, &[1, 11])),
+        format!("{}\n{}\n", run("U", &[1, 10]), run("D2", &[1, 11])),
     )
     .unwrap();
     let out = stats(&[runs.as_os_str(), "--json".as_ref()]);
     assert_eq!(out.status.code(), Some(1));
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(json["repeated"], serde_json::json!([1]));
-    std::fs::write(&runs, run(3, &[1, 11])).unwrap();
+    let h = Class::in_list(&list, &Cube3::SOLVED).number;
+    assert_eq!(json["repeated"], serde_json::json!([h]));
+    // H's run with its class edited is refused, not merged as another coset.
+    let mut edited: serde_json::Value = serde_json::from_str(&run("U", &[1, 10])).unwrap();
+    edited["class"] = (h - 1).into();
+    std::fs::write(&runs, format!("{}\n{edited}\n", run("U", &[1, 10]))).unwrap();
+    let out = stats(&[runs.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("line 2: the run of 'U' cannot be right"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(&runs, run("U", &[1, 11])).unwrap();
     let out = stats(&[
         runs.as_os_str(),
         "--reference".as_ref(),

@@ -2,7 +2,7 @@
 //! published distribution.
 
 use super::*;
-use crate::report::cosets::{MergedCosets, merge, read_reference, read_runs};
+use crate::report::cosets::{MergedCosets, check_run, merge, read_reference, read_runs};
 
 /// What `stats cosets` does besides printing the merged table.
 pub(super) struct CosetsArgs<'a> {
@@ -17,6 +17,11 @@ pub(super) struct CosetsArgs<'a> {
 /// the reference.
 pub(super) fn cosets(args: &CosetsArgs) -> Result<bool, String> {
     let runs = read_runs(args.files).map_err(|e| e.to_string())?;
+    // Numbering the classes takes a second: once for every run.
+    let list = cubelab::solving::coset::CosetList::new();
+    for run in &runs {
+        check_run(run, &list).map_err(|e| e.to_string())?;
+    }
     let merged = merge(&runs);
     let reference = match args.reference {
         Some((path, column)) => Some(read_reference(path, column).map_err(|e| e.to_string())?),
