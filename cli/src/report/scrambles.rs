@@ -27,6 +27,16 @@ pub enum ScrambleError {
     NoScrambleColumn { path: PathBuf },
     #[error("{} holds no scramble", path.display())]
     Empty { path: PathBuf },
+    #[error(
+        "{}, line {line}: {found} tab-separated fields where the header names {expected}: the row is cut short or damaged; take it out or export the file again",
+        path.display()
+    )]
+    Fields {
+        path: PathBuf,
+        line: usize,
+        found: usize,
+        expected: usize,
+    },
 }
 
 /// The WCA events whose scrambles are 3x3 scrambles of one cube.
@@ -78,14 +88,43 @@ fn wca_lines<'t>(path: &Path, text: &'t str) -> Result<Vec<(usize, &'t str)>, Sc
         path: path.to_path_buf(),
     })?;
     let event = column("eventId");
-    Ok(lines
-        .map(|(i, l)| (i + 1, l.split('\t').collect::<Vec<&str>>()))
-        .filter(|(_, fields)| {
-            event.is_none_or(|e| fields.get(e).is_some_and(|id| CUBE_EVENTS.contains(id)))
-        })
-        .filter_map(|(i, fields)| Some((i, fields.get(scramble)?.trim())))
-        .filter(|(_, s)| !s.is_empty())
-        .collect())
+    let mut kept = Vec::new();
+    for (i, line) in lines {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = line.split('\t').collect();
+        // Rows of other events are skipped whatever their shape (a multi-blind scramble may
+        // run over lines); a 3x3 row cut short (or run together with the next) is the file's
+        // damage: said, not skipped.
+        let cube_event = |e: usize| {
+            fields
+                .get(e)
+                .is_some_and(|id| CUBE_EVENTS.contains(&id.trim()))
+        };
+        if event.is_some_and(|e| !cube_event(e)) {
+            continue;
+        }
+        if fields.len() != header.len() {
+            return Err(ScrambleError::Fields {
+                path: path.to_path_buf(),
+                line: i + 1,
+                found: fields.len(),
+                expected: header.len(),
+            });
+        }
+        let text = fields[scramble].trim();
+        if text.is_empty() {
+            return Err(ScrambleError::Bad {
+                path: path.to_path_buf(),
+                line: i + 1,
+                text: String::new(),
+                problem: "the row's scramble is empty".into(),
+            });
+        }
+        kept.push((i + 1, text));
+    }
+    Ok(kept)
 }
 
 fn parse(path: &Path, line: usize, text: &str) -> Result<Scramble, ScrambleError> {
@@ -129,6 +168,24 @@ mod tests {
         let read = read_scrambles(&wca).unwrap();
         let texts: Vec<&str> = read.iter().map(|s| s.text.as_str()).collect();
         assert_eq!(texts, ["D2 F' R", "U2 B"]);
+        // A 3x3 row of 6 fields of 8 is the file's damage: named, not dropped.
+        let header = "scrambleId\tcompetitionId\teventId\troundTypeId\tgroupId\tisExtra\tscrambleNum\tscramble\n";
+        std::fs::write(
+            &wca,
+            format!("{header}1\tX\t333\t1\tA\t0\t1\tD2 F' R\n2\tX\t333\t1\tA\t0\n"),
+        )
+        .unwrap();
+        let error = read_scrambles(&wca).unwrap_err().to_string();
+        assert!(
+            error.contains("line 3: 6 tab-separated fields where the header names 8"),
+            "{error}"
+        );
+        std::fs::write(&wca, format!("{header}1\tX\t333\t1\tA\t0\t1\t \n")).unwrap();
+        let error = read_scrambles(&wca).unwrap_err().to_string();
+        assert!(
+            error.contains("line 2: `` is not a 3x3 scramble: the row's scramble is empty"),
+            "{error}"
+        );
         std::fs::write(&plain, "R U\nR Q2\n").unwrap();
         let error = read_scrambles(&plain).unwrap_err().to_string();
         assert!(error.contains("line 2: `R Q2`"), "{error}");
