@@ -223,6 +223,22 @@ impl ExperimentRow {
                 ));
             }
         }
+        // What a method can end in: the layer method solves or refuses, two-phase finds (or
+        // proves optimal), the optimal search proves or gives up.
+        let ends: &[&str] = match self.method.as_deref().unwrap_or("") {
+            "layers" => &["solved", "invalid"],
+            "two-phase" => &["found", "optimal", "timeout", "max-length", "invalid"],
+            "optimal" => &["optimal", "timeout", "max-length", "invalid"],
+            _ => &STATUSES,
+        };
+        if !ends.contains(&self.status.as_str()) {
+            return Err(format!(
+                "column 'status': '{}' is not what the method {} ends in ({})",
+                self.status,
+                self.method.as_deref().unwrap_or(""),
+                ends.join(", ")
+            ));
+        }
         if self.status == "optimal" && self.length.is_none() {
             return Err("an optimal row without a length".into());
         }

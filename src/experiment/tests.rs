@@ -76,3 +76,31 @@ fn merge_refuses_rows_of_other_experiments() {
         })
     ));
 }
+
+/// A row is checked as `solve` writes rows: a status its method can end in, iterations of
+/// three numbers each.
+#[test]
+fn rows_solve_cannot_write_are_refused() {
+    let good = row(Some(0), "R U");
+    assert_eq!(good.check(), Ok(()));
+    let with = |status: &str, method: &str| ExperimentRow {
+        status: status.into(),
+        method: Some(method.into()),
+        ..row(Some(0), "R U")
+    };
+    for (status, method) in [
+        ("solved", "optimal"),
+        ("found", "optimal"),
+        ("optimal", "layers"),
+    ] {
+        let refused = with(status, method).check().unwrap_err();
+        assert!(refused.contains("is not what the method"), "{refused}");
+    }
+    assert_eq!(with("solved", "layers").check(), Ok(()));
+    assert_eq!(with("found", "two-phase").check(), Ok(()));
+    let broken = ExperimentRow {
+        iterations: "1:2".into(),
+        ..row(Some(0), "R U")
+    };
+    assert!(broken.check().unwrap_err().contains("bound:nodes:seconds"));
+}
