@@ -18,6 +18,8 @@ if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 # `test-python.sh prepare`: only the environment and its packages (downloads, which
 # scripts/test.sh runs while the Rust part compiles).
 if [[ ${1:-} == prepare ]]; then exit 0; fi
+# maturin builds the module alone, with the core `cargo test` compiled (python/Cargo.toml
+# pins the features that makes one set).
 "$venv/bin/pip" install --quiet --disable-pip-version-check ./python
 # The binaries as the Rust tests built them: a plain `cargo build` resolves the dependencies'
 # features without the test-only ones and would compile everything again (a minute or more).
