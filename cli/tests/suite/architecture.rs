@@ -32,7 +32,7 @@ const CORE_LAYERS: [&str; 11] = [
 const CLI_LAYERS: [&str; 4] = ["cli", "report", "commands", "bin"];
 
 /// The server's modules sit side by side around its root.
-const SERVER_LAYERS: [&str; 3] = ["goal", "load", "modules"];
+const SERVER_LAYERS: [&str; 4] = ["goal", "load", "modules", "puzzle"];
 
 /// A source file as the checker sees it: its module path (`space::ud`, `bin::solve`) and text.
 struct Source {
