@@ -6,7 +6,12 @@ Markdown table for reports/reliability.md:
   (100 a request, over and over): latency percentiles of N sequential 2x2 solves;
 - how soon a search thread is free again after its client leaves mid-search;
 - how long the server takes to stop after SIGTERM while one client holds a half-sent request
-  and another a running search.
+  and another a running search;
+- issue #62's hostile clients at once, against a second server (`--max-connections 4096`):
+  1,000 connections that send their headers and 10 bytes of a 100-byte body and wait (opened
+  again as the server closes them), clients that pipeline 200 requests on a connection, read
+  the first answer and hang up, and clients that send 2 KB bodies of positions that take
+  seconds to read; meanwhile N sequential 2x2 solves, and whether the server is alive after.
 
 Usage: scripts/serve-under-load.py DATA_DIR [N]   (DATA_DIR holds the 2x2 and ud-f4 tables;
 `gen-tables --data-dir DIR 2x2 ud-f4` builds them; N 2x2 solves, default 500). Uses
@@ -26,10 +31,10 @@ import time
 SUPERFLIP = "U R2 F B R B2 R U2 L B2 R U' D' R2 F R' L B2 U2 F2"
 
 
-def start(data_dir):
+def start(data_dir, *extra):
     server = subprocess.Popen(
         ["target/release/cubelab", "serve", "--port", "0", "--data-dir", data_dir,
-         "--tables", "ud-f4", "--searches", "2", "--client-searches", "2"],
+         "--tables", "ud-f4", "--searches", "2", "--client-searches", "2", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     line = server.stdout.readline()
     address = line.split("http://")[1].split()[0]
@@ -128,10 +133,90 @@ def main():
         code = server.wait(timeout=30)
         rows.append(("stop after SIGTERM, a half-sent request and a search held",
                      f"{time.perf_counter() - began:.2f} s, exit status {code}"))
+    rows.extend(hostile(data_dir, count))
     print(f"`scripts/serve-under-load.py {data_dir} {count}` on {os.cpu_count()} cores:\n")
     print("| measured | result |\n|---|---|")
     for what, result in rows:
         print(f"| {what} | {result} |")
+
+
+def hostile(data_dir, count):
+    """Issue #62's clients at once, and 2x2 solves meanwhile."""
+    server, host, port = start(data_dir, "--max-connections", "4096")
+    stop = threading.Event()
+    done = {"slow": 0, "pipelined": 0, "heavy": 0}
+
+    def slow_bodies():
+        head = (b"POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                b"Content-Length: 100\r\n\r\n{\"position\"")
+        while not stop.is_set():
+            held = []
+            for _ in range(1000):
+                try:
+                    s = socket.create_connection((host, port), timeout=5)
+                    s.sendall(head)
+                    held.append(s)
+                except OSError:
+                    pass
+            done["slow"] += len(held)
+            # The server closes each after its body timeout (10 s): opened again before then.
+            stop.wait(8)
+            for s in held:
+                s.close()
+
+    def pipelined():
+        body = json.dumps({"position": "R U", "puzzle": "2x2"})
+        one = (f"POST /solve HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+               f"Content-Length: {len(body)}\r\n\r\n{body}").encode()
+        while not stop.is_set():
+            try:
+                s = socket.create_connection((host, port), timeout=5)
+                s.sendall(one * 200)
+                s.recv(100)
+                s.close()
+                done["pipelined"] += 1
+            except Exception:  # a refused or reset connection: the next try
+                pass
+
+    def heavy():
+        body = {"positions": ["((R U F)1000)333"] * 100, "puzzle": "2x2"}
+        while not stop.is_set():
+            try:
+                post(host, port, body, timeout=60)
+                done["heavy"] += 1
+            except Exception:  # a refused or reset connection: the next try
+                pass
+
+    workers = [threading.Thread(target=f, daemon=True)
+               for f in (slow_bodies, pipelined, pipelined, heavy, heavy)]
+    for worker in workers:
+        worker.start()
+    time.sleep(3.0)
+    latencies, failed = [], 0
+    for i in range(count):
+        began = time.perf_counter()
+        try:
+            status, _ = post(host, port, {"position": f"R U F{i % 3 * ' R'}", "puzzle": "2x2"})
+        except Exception:  # counted as not answered
+            status = None
+        latencies.append(time.perf_counter() - began)
+        failed += status != 200
+    stop.set()
+    for worker in workers:
+        worker.join(timeout=15)
+    alive = server.poll() is None and post(host, port, {"position": "R U", "puzzle": "2x2"})[0] == 200
+    server.send_signal(signal.SIGTERM)
+    server.wait(timeout=30)
+    ms = [1000 * t for t in latencies]
+    return [
+        ("2x2 solves while 1,000 slow bodies, pipelined hang-ups and heavy parses run",
+         f"{count} solves, {failed} not answered 200: p50 {percentile(ms, 0.5):.1f} ms, p99 "
+         f"{percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms"),
+        ("the hostile clients meanwhile",
+         f"{done['slow']} slow-body connections, {done['pipelined']} pipelined hang-ups, "
+         f"{done['heavy']} heavy-parse requests answered"),
+        ("the server after them", "alive, answering" if alive else "DEAD or not answering"),
+    ]
 
 
 if __name__ == "__main__":
