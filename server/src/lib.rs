@@ -590,26 +590,43 @@ fn positions_asked(
     positions: Option<Vec<String>>,
     limits: &Limits,
 ) -> Result<(Vec<String>, bool), ApiError> {
-    let (texts, single) = match (position, positions) {
+    one_or_many(position, positions, ("position", "positions"), limits)
+}
+
+/// One text or several, as the fields named `names` (one, several) gave them, at most
+/// [`Limits::positions`]; and whether it was one.
+fn one_or_many(
+    one: Option<String>,
+    many: Option<Vec<String>>,
+    (single, plural): (&str, &str),
+    limits: &Limits,
+) -> Result<(Vec<String>, bool), ApiError> {
+    let (texts, alone) = match (one, many) {
         (Some(one), None) => (vec![one], true),
         (None, Some(many)) if !many.is_empty() => (many, false),
-        (None, Some(_)) => return Err(ApiError::bad("'positions' is empty")),
+        (None, Some(_)) => return Err(ApiError::bad(format!("'{plural}' is empty"))),
         (Some(_), Some(_)) => {
-            return Err(ApiError::bad("give 'position' or 'positions', not both"));
+            return Err(ApiError::bad(format!(
+                "give '{single}' or '{plural}', not both"
+            )));
         }
-        (None, None) => return Err(ApiError::bad("give 'position' (or 'positions': a list)")),
+        (None, None) => {
+            return Err(ApiError::bad(format!(
+                "give '{single}' (or '{plural}': a list)"
+            )));
+        }
     };
     if texts.len() > limits.positions {
         return Err(ApiError {
             status: StatusCode::PAYLOAD_TOO_LARGE,
             message: format!(
-                "{} positions in one request; this server takes at most {}",
+                "{} {plural} in one request; this server takes at most {}",
                 texts.len(),
                 limits.positions
             ),
         });
     }
-    Ok((texts, single))
+    Ok((texts, alone))
 }
 
 async fn solve(

@@ -11,7 +11,7 @@
 //! in the request only over spaces of at most [`BUILD_IN_REQUEST`] states. Both take a search
 //! thread; a solve's positions share the request's search time.
 
-use super::{ApiError, ApiResult, ClientAddress, Server, body};
+use super::{ApiError, ApiResult, ClientAddress, Server, body, one_or_many};
 use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
@@ -245,29 +245,12 @@ pub(super) async fn solve(
 ) -> ApiResult {
     let asked: PuzzleBody = body(&headers, bytes)?;
     let request = asked.request()?;
-    let (scrambles, single) = match (asked.scramble, asked.scrambles) {
-        (Some(one), None) => (vec![one], true),
-        (None, Some(many)) if !many.is_empty() => (many, false),
-        (None, Some(_)) => return Err(ApiError::bad("'scrambles' is empty")),
-        (Some(_), Some(_)) => {
-            return Err(ApiError::bad("give 'scramble' or 'scrambles', not both"));
-        }
-        (None, None) => {
-            return Err(ApiError::bad(
-                "give 'scramble' (an algorithm in the definition's moves) or 'scrambles': a list",
-            ));
-        }
-    };
-    if scrambles.len() > server.limits.positions {
-        return Err(ApiError {
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-            message: format!(
-                "{} scrambles in one request; this server takes at most {}",
-                scrambles.len(),
-                server.limits.positions
-            ),
-        });
-    }
+    let (scrambles, single) = one_or_many(
+        asked.scramble,
+        asked.scrambles,
+        ("scramble", "scrambles"),
+        &server.limits,
+    )?;
     let search = search_time(asked.timeout, server.limits.search)?;
     let client = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
     let permit = server.permits(client, true).await?;

@@ -39,13 +39,15 @@ pub fn read_names(path: &Path) -> Result<Vec<String>, String> {
             .take(LIST_LIMIT + 1)
             .read_to_string(&mut text)
     } else {
-        let file = std::fs::File::open(path).map_err(|e| format!("--file {shown}: {e}"))?;
-        if file.metadata().is_ok_and(|m| m.is_dir()) {
+        // Looked at before it is opened: opening a FIFO waits for a writer that may never come.
+        let metadata = std::fs::metadata(path).map_err(|e| format!("--file {shown}: {e}"))?;
+        if !metadata.is_file() {
             return Err(format!(
-                "--file {shown} is a directory; it takes a file of coset names, one a line \
-                 (`cubelab cosets --count N > FILE` writes one)"
+                "--file {shown} is not a regular file; it takes a file of coset names, one a \
+                 line (`cubelab cosets --count N > FILE` writes one), or - for standard input"
             ));
         }
+        let file = std::fs::File::open(path).map_err(|e| format!("--file {shown}: {e}"))?;
         file.take(LIST_LIMIT + 1).read_to_string(&mut text)
     };
     read.map_err(|e| format!("--file {shown}: {e} (it takes text, one coset name a line)"))?;

@@ -432,10 +432,16 @@ fn the_coset_command_counts_and_refuses_bad_input() {
     let bad_line = list_path;
     let nothing = dir.path().join("nothing.txt");
     std::fs::write(&nothing, "# no coset\n\n").unwrap();
+    // A FIFO is refused before it is opened (opening it would wait for a writer).
+    let fifo = dir.path().join("fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let fifo_path = fifo.to_str().unwrap();
     for (args, message) in [
         (vec!["--file", bad_line], "coset 2 of the list (R Q)"),
         (vec!["--file", nothing.to_str().unwrap()], "names no coset"),
         (vec!["--file", bad_line, "U"], "cannot be used with"),
+        (vec!["--file", fifo_path], "not a regular file"),
         (
             vec!["--exact", "--max-depth", "0", "R"],
             "below the coset's distance",
