@@ -109,6 +109,9 @@ pub fn run_coset(
         let coset = if args.from_file { "coset," } else { "" };
         crate::outln!("{coset}depth,count,total,exact,sequences,seconds,prepass_seconds")?;
     }
+    // Numbering the classes takes a second: once for the whole list.
+    spinner.set_message("symmetry classes");
+    let list = CosetList::new();
     let mut all_bounded = true;
     for (index, (name, representative)) in names.iter().zip(&cosets).enumerate() {
         let started = Instant::now();
@@ -117,7 +120,7 @@ pub fn run_coset(
         } else {
             String::new()
         };
-        let class = Class::of(representative);
+        let class = Class::in_list(&list, representative);
         spinner.set_message(format!("{which}depth {}", solver.reach(representative)));
         let stop = AtomicBool::new(false);
         let table = !args.json && !args.csv;
