@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes every reader of outside input (fuzz/fuzz_targets: moves, sticker strings and position
-# lines, Reid's notation, experiment CSV files, table files, the API's JSON bodies) with
+# lines, Reid's notation, experiment CSV files, coset runs, goal samples, scramble lists and the
+# WCA export, table files, KPuzzle definitions, the API's JSON bodies) with
 # cargo-fuzz and libFuzzer, SECONDS a target (default 10; the test command's short run). A long
 # run: `scripts/fuzz.sh 600`. A crash or a failed check stops with the input that caused it in
 # fuzz/artifacts/TARGET/ (replay: `cargo +nightly fuzz run TARGET fuzz/artifacts/TARGET/FILE`).

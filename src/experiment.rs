@@ -4,6 +4,14 @@
 //! A row names its position's place in the experiment (`index` of `total`, drawn from
 //! `source`), so the files of shards run on different machines merge without a coordinator:
 //! [`merge`] finds the positions no shard solved and those solved twice.
+//!
+//! The other files experiments read live beside it: [`coset_runs`] (the `--json` lines of
+//! `cubelab coset`, merged into one distribution), [`goal_sample`] (the rows of `stats goal`
+//! samples) and [`scrambles`] (scramble lists and the WCA results export).
+
+pub mod coset_runs;
+pub mod goal_sample;
+pub mod scrambles;
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};

@@ -15,7 +15,7 @@
 //! | [`catalogue`] | which tables exist, how each is built, named, checked and rebuilt |
 //! | [`search`] | IDA*, heuristics, the walk, two-phase, layers |
 //! | [`solving`] | the one API every front end calls |
-//! | [`experiment`] | the experiment files `solve --csv` writes: rows, shards, merging, summaries |
+//! | [`experiment`] | the files experiments write and read: `solve --csv` rows, shards, merging, summaries; coset runs, goal samples, scramble lists |
 //!
 //! This crate is the core: it depends on nothing a front end needs (no async runtime, HTTP,
 //! charts or argument parser; the `clap` feature only derives the command line's value enums).

@@ -29,7 +29,9 @@ fuzz_target!(|data: &[u8]| {
             continue;
         }
         if let Ok(space) = DefinedSpace::new(&definition, &generators, goal, &[]) {
-            let rank = space.index(goal).expect("the goal is a state of its own space");
+            let rank = space
+                .index(goal)
+                .expect("the goal is a state of its own space");
             assert!(rank < space.size());
         }
     }

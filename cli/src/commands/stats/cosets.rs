@@ -2,7 +2,7 @@
 //! published distribution.
 
 use super::*;
-use crate::report::cosets::{MergedCosets, check_run, merge, read_reference, read_runs};
+use cubelab::experiment::coset_runs::{MergedCosets, check_run, merge, read_reference, read_runs};
 
 /// What `stats cosets` does besides printing the merged table.
 pub(super) struct CosetsArgs<'a> {

@@ -2,10 +2,10 @@
 //! over a sample of scrambles under each colour neutrality.
 
 use crate::report::chart::{Bars, ChartFormat, Labels, Marks, Scale, bars_and_marks};
-use crate::report::goal_sample::{SampleIdentity, SampleRow, read_merged, write_sample};
-use crate::report::scrambles::read_scrambles;
 use cubelab::catalogue::goal::{Goal, GoalTable, GoalTables, Orientations, Places};
 use cubelab::experiment::Shard;
+use cubelab::experiment::goal_sample::{SampleIdentity, SampleRow, read_merged, write_sample};
+use cubelab::experiment::scrambles::read_scrambles;
 use cubelab::model::cube::{Cube3, Metric};
 use cubelab::solving::goal::{GoalSolver, column_histogram, sample_lengths};
 use cubelab::support::sample::{ShareRow, compare, wilson_95};
@@ -313,7 +313,7 @@ fn check_rows(
     goal: &Goal,
     metric: Metric,
     orientations: &[Orientations],
-    merged: &crate::report::goal_sample::MergedSample,
+    merged: &cubelab::experiment::goal_sample::MergedSample,
 ) -> Result<(), String> {
     let Ok(tables) = GoalTables::open(data_dir, goal, metric) else {
         eprintln!(

@@ -6,9 +6,9 @@
 //! a Slurm array merge without a coordinator: [`read_merged`] refuses rows of different
 //! samples and finds the positions no shard answered and those answered twice.
 
-use cubelab::experiment::{ExperimentError, experiment_files};
-use cubelab::model::cube::Cube3;
-use cubelab::model::position::{Form, Position, Puzzle, parse_position};
+use crate::experiment::{ExperimentError, experiment_files};
+use crate::model::cube::Cube3;
+use crate::model::position::{Form, Position, Puzzle, parse_position};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,8 @@
 //! which the 3x3 events' scrambles are read. Every scramble is parsed before anything is
 //! computed, so a bad line stops a run before it writes.
 
-use cubelab::model::cube::Cube3;
-use cubelab::model::position::{Form, Position, Puzzle, parse_position};
+use crate::model::cube::Cube3;
+use crate::model::position::{Form, Position, Puzzle, parse_position};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]

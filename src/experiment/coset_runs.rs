@@ -1,8 +1,8 @@
 //! Many coset runs as one table: the `--json` objects of `cubelab coset` (one per line, in any
 //! number of files, such as the shards of a Slurm array) merged depth by depth.
 
-use cubelab::model::cube::Metric;
-use cubelab::solving::coset::{COSET_POSITIONS, Class, CosetList, representative};
+use crate::model::cube::Metric;
+use crate::solving::coset::{COSET_POSITIONS, Class, CosetList, representative};
 use std::path::{Path, PathBuf};
 
 /// Why runs cannot be merged.
@@ -161,7 +161,7 @@ fn read_file(path: &Path, runs: &mut Vec<CosetRun>) -> Result<(), CosetRunError>
         let mut run: CosetRun = serde_json::from_str(line).map_err(|e| CosetRunError::Parse {
             path: path.display().to_string(),
             line: number + 1,
-            message: cubelab::support::units::quoted(&e.to_string(), 200).into_owned(),
+            message: crate::support::units::quoted(&e.to_string(), 200).into_owned(),
         })?;
         run.origin = format!("{}, line {}", path.display(), number + 1);
         runs.push(run);
@@ -191,6 +191,18 @@ pub fn check_run(run: &CosetRun, list: &CosetList) -> Result<(), CosetRunError> 
             run.class, run.class_cosets
         )));
     }
+    check_counts(run)
+}
+
+/// Checks what a run's counts must satisfy whatever its coset: the exact counts are the first
+/// depths of the reached ones; every position of the coset is reached, proven one at a time or
+/// left unsolved, exactly once; and a run that proves a bound leaves none unsolved.
+pub fn check_counts(run: &CosetRun) -> Result<(), CosetRunError> {
+    let refuse = |message: String| CosetRunError::Invalid {
+        origin: run.origin.clone(),
+        coset: run.coset.clone(),
+        message,
+    };
     if run.counts.len() > run.reached.len()
         || run.counts.iter().zip(&run.reached).any(|(a, b)| a != b)
     {
