@@ -29,19 +29,48 @@ fi
 # but equally checked inputs; a run of a minute or more is worth the optimised build.
 if ((seconds < 60)); then profile=--dev; else profile=--release; fi
 cargo +nightly fuzz build "$profile" >/dev/null
-for target in $(cargo +nightly fuzz list); do
-  corpus=fuzz/corpus/$target
-  mkdir -p "$corpus"
+# Targets run side by side, one per core (libFuzzer runs on one thread), each with its own
+# log; the first failure is reported with its log after the running ones end.
+fuzz_one() {
+  local target=$1 log=$2
+  mkdir -p "fuzz/corpus/$target"
   # New inputs go to the first directory (ignored by git); the seeds are only read.
-  log=$(mktemp)
-  if ! cargo +nightly fuzz run "$profile" "$target" "$corpus" "fuzz/seeds/$target" -- \
+  cargo +nightly fuzz run "$profile" "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
     -max_total_time="$seconds" -max_len=8192 -rss_limit_mb=2048 -print_final_stats=1 \
-    >"$log" 2>&1; then
-    tail -n 40 "$log"
+    >"$log" 2>&1
+}
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+cores=$(nproc)
+targets=($(cargo +nightly fuzz list))
+declare -A running=()
+failed=
+finish() {
+  local pid=$1 status=$2 target=${running[$1]}
+  unset "running[$pid]"
+  if ((status != 0)); then
+    tail -n 40 "$logs/$target"
     echo "fuzz: $target FAILED (the input is in fuzz/artifacts/$target/)" >&2
-    exit 1
+    failed=1
+    return
   fi
-  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+  local runs
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$target" | tail -n 1)
   echo "fuzz: $target: ${runs:-?} inputs in ${seconds} s, no failure"
-  rm -f "$log"
+}
+for target in "${targets[@]}"; do
+  while ((${#running[@]} >= cores)); do
+    status=0
+    wait -n -p done_pid "${!running[@]}" || status=$?
+    finish "$done_pid" "$status"
+  done
+  [[ -z $failed ]] || break
+  fuzz_one "$target" "$logs/$target" &
+  running[$!]=$target
 done
+while ((${#running[@]} > 0)); do
+  status=0
+  wait -n -p done_pid "${!running[@]}" || status=$?
+  finish "$done_pid" "$status"
+done
+[[ -z $failed ]] || exit 1

@@ -14,9 +14,9 @@ cd "$(dirname "$0")/.."
 say() { echo "browser test: $*"; }
 chromium=${CHROMIUM:-/usr/bin/chromium}
 CHROMIUM=$chromium scripts/install-test-packages.sh browser | sed "s/^/browser test: /"
-(cd tests/browser && npm ci --silent --no-audit --no-fund >/dev/null)
-# The 3D view's packages (cubing and three), served by `cubelab serve` from web/node_modules.
-npm ci --prefix web --silent --no-audit --no-fund >/dev/null
+# playwright-core, and the 3D view's packages (cubing and three) that `cubelab serve` serves
+# from web/node_modules.
+scripts/npm-install.sh tests/browser web
 
 data=target/test-data
 out=target/browser
@@ -24,6 +24,7 @@ mkdir -p "$out"
 # The binaries as the Rust tests built them: a plain `cargo build` resolves the dependencies'
 # features without the test-only ones and would compile everything again (a minute or more).
 cargo test --release --quiet --no-run
+scripts/seed-test-data.sh "$data"
 target/release/gen-tables --data-dir "$data" 2x2 ud-f4 >/dev/null
 servers=()
 trap 'for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done' EXIT

@@ -24,6 +24,7 @@ if [[ ${1:-} == prepare ]]; then exit 0; fi
 # The binaries as the Rust tests built them: a plain `cargo build` resolves the dependencies'
 # features without the test-only ones and would compile everything again (a minute or more).
 cargo test --release --quiet --no-run
+scripts/seed-test-data.sh "$data"
 target/release/gen-tables --data-dir "$data" --metric both 2x2 >/dev/null
 target/release/gen-tables --data-dir "$data" corners ud-f4 phase1-sym phase2 phase2-slice >/dev/null
 target/release/gen-tables --data-dir "$data" --metric qtm phase1-sym >/dev/null

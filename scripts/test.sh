@@ -64,6 +64,16 @@ mkdir -p target
 packages_log=target/test-packages.log
 scripts/install-test-packages.sh "${wanted[@]}" >"$packages_log" 2>&1 &
 packages=$!
+# So do the npm packages of the puzzle definitions and the browser part.
+npm_dirs=()
+[[ $skip == *" puzzles "* && $skip == *" browser "* ]] || npm_dirs+=(web)
+[[ $skip == *" browser "* ]] || npm_dirs+=(tests/browser)
+npm_log=target/test-npm.log
+npm_prepared=
+if ((${#npm_dirs[@]} > 0)); then
+  scripts/npm-install.sh "${npm_dirs[@]}" >"$npm_log" 2>&1 &
+  npm_prepared=$!
+fi
 # So do the Python part's packages from PyPI.
 python_log=target/test-python-prepare.log
 python_prepared=
@@ -72,6 +82,9 @@ if [[ $skip != *" python "* ]]; then
   python_prepared=$!
 fi
 part rust cargo test --release
+if [[ -n $npm_prepared ]]; then
+  wait "$npm_prepared" || echo "== npm: the background install failed ($npm_log); the parts try again"
+fi
 part puzzles scripts/test-puzzles.sh
 wait "$packages" || echo "== packages: the background install failed (target/test-packages.log); the parts try again"
 part slurm scripts/slurm/test-local-cluster.sh

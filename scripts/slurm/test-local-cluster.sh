@@ -89,6 +89,7 @@ bin=$root/target/release
 # The tables the Python part reads too (target/test-data): a valid table there is reused, so
 # a second run and the Python part build none of these again.
 data=$root/target/test-data
+"$root/scripts/seed-test-data.sh" "$data"
 "$bin/gen-tables" --data-dir "$data" 2x2 ud-f4 phase1-sym >"$work/log/gen-tables.log" 2>&1 ||
   { cat "$work/log/gen-tables.log"; exit 1; }
 
