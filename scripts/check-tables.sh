@@ -50,7 +50,8 @@ if [[ ${1:-} == h48-eo ]]; then
     echo "$(( $(date +%s) - start )) s (tables already built), exit status $status: each table bounds 500"
     echo "positions within 9 turns by at most their true distance, and solves scrambles to the"
     echo "lengths of an independent search; each table whose finer neighbour (one flip more) is"
-    echo "built is that neighbour collapsed, code by code over every entry."
+    echo "built is that neighbour collapsed, code by code over every entry (by the distances"
+    echo "the codes stand for where the two bases differ: 8 up to h48-eo6, 9 above)."
     echo
     echo '```'
     grep -E '^test .* (ok|FAILED)$|^test result|checked$' "$log"

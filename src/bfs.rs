@@ -54,9 +54,10 @@ pub struct BfsOutcome {
 pub struct RunOptions<'a> {
     /// How many states of the last depth to keep ([`BfsOutcome::deepest`]).
     pub deepest: usize,
-    /// Where the run saves every finished depth, and resumes from if a save of the same
-    /// space is there: a run stopped (Ctrl-C, `kill -9`, a time limit) goes on from its last
-    /// finished depth to the same table.
+    /// Where the run saves its finished depths (each, once the passes since the last save
+    /// took as long as a save: [`SavePolicy`]), and resumes from if a save of the same space
+    /// is there: a run stopped (Ctrl-C, `kill -9`, a time limit) goes on from its last saved
+    /// depth to the same table.
     pub checkpoint: Option<&'a Checkpoint>,
     /// The deepest depth to search: a run stops there, its table and checkpoint holding the
     /// depths so far, and a later run with the same checkpoint goes on from it.
@@ -502,6 +503,7 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
     // States the passes can reach: the representatives.
     let reachable = space.reachable() - P::duplicates(space);
     let found_now = Found::new(options.deepest);
+    let mut saves = SavePolicy::new(size, BITS);
     for depth in histogram.len() - 1.. {
         if histogram[depth] == 0
             || reached == reachable
@@ -532,8 +534,13 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
         if found > 0 {
             deepest = states;
         }
-        if let Some(checkpoint) = options.checkpoint {
+        let stopping = options.max_depth.is_some_and(|max| depth + 1 >= max);
+        if let Some(checkpoint) = options.checkpoint
+            && (stopping || saves.due(start.elapsed().as_secs_f64()))
+        {
+            let saving = Instant::now();
             checkpoint.save(encoding, size, &cells.bytes, &histogram, &passes, &deepest)?;
+            saves.saved(saving.elapsed().as_secs_f64());
         }
     }
     if space.has_duplicates() {
@@ -550,6 +557,44 @@ fn search<S: StateSpace, P: PassOrder<S>, const BITS: u32>(
         passes,
         deepest,
     })
+}
+
+/// When a run saves its table ([`Checkpoint`]): after a depth once the passes since the last
+/// save took at least as long as a save does, so that saving costs at most about as much as
+/// the search and a stopped run redoes at most that much. A save writes the whole table, and
+/// the first depths of a large space take milliseconds where a save of gigabytes takes tens
+/// of seconds: saving after each of them would double the run. Before the first save its cost
+/// is estimated at [`SavePolicy::BYTES_PER_SECOND`].
+struct SavePolicy {
+    /// Seconds of passes since the last save.
+    since: f64,
+    /// Seconds the last save took (estimated before the first).
+    cost: f64,
+}
+
+impl SavePolicy {
+    /// A disk's sequential writes, for the first save's estimate.
+    const BYTES_PER_SECOND: f64 = 500e6;
+
+    fn new(size: u64, bits: u32) -> SavePolicy {
+        let bytes = size as f64 * f64::from(bits) / 8.0;
+        SavePolicy {
+            since: 0.0,
+            cost: bytes / Self::BYTES_PER_SECOND,
+        }
+    }
+
+    /// Whether to save after a pass of `seconds`.
+    fn due(&mut self, seconds: f64) -> bool {
+        self.since += seconds;
+        self.since >= self.cost
+    }
+
+    /// A save of `seconds` was made.
+    fn saved(&mut self, seconds: f64) {
+        self.since = 0.0;
+        self.cost = seconds;
+    }
 }
 
 /// Gives every rank that is not its state's representative the representative's entry, and

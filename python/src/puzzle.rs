@@ -74,8 +74,8 @@ fn space_request(
 /// `counts` (positions at each distance, index = distance), `total`, `diameter`, `antipodes`
 /// (at most `antipodes` of them, as algorithms that make them), `seconds` and more.
 /// `ignore_orientation` names orbits whose twists do not count; `goal` is a pattern JSON text
-/// (a sub-goal: pieces given one value are alike); `checkpoint` is a file each finished depth
-/// is saved to and a later call resumes from. Raises FileNotFoundError for an unknown name,
+/// (a sub-goal: pieces given one value are alike); `checkpoint` is a file finished depths are
+/// saved to and a later call resumes from. Raises FileNotFoundError for an unknown name,
 /// ValueError for a bad definition, moves, orbit or goal, MemoryError when the run needs more
 /// memory than there is (said before it starts).
 #[pyfunction]

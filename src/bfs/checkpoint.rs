@@ -1,4 +1,7 @@
-//! A run's save after each finished depth, so that a stopped run resumes where it stopped.
+//! A run's save after its finished depths, so that a stopped run resumes where it stopped.
+//! The run saves after a depth once its passes since the last save took as long as a save
+//! (`SavePolicy` in the engine): after every depth wherever the passes are the longer, as in
+//! any large run's deep levels.
 //!
 //! The save is the whole table as it stands between passes, with the histogram, the passes
 //! and the deepest states kept so far, under a header that names the space (a fingerprint the

@@ -23,10 +23,11 @@
 //! own walk, or its own entry, covers everything past it. That check costs a hash lookup, so it
 //! is made above the last level only; at the last level a child is written and not walked.
 //!
-//! The entries are packed in two bits over a fixed base (entries `base + 3` or more read
-//! `base + 3`, and one more level of walk, 13 times the work, would tell 12 from 13): nissy's
-//! base 9 for these sizes, chosen where the walk still ends in minutes here. With the base one
-//! past `near`, a code needs no exact value beside it: an entry of code 0 is exactly the base
+//! The entries are packed in two bits over a base (entries `base + 3` or more read `base + 3`,
+//! and one more level of walk, 13 times the work, would tell 12 from 13): base 8 for the rungs
+//! of four to six flips and nissy's 9 for the larger ones, whichever prunes more for the
+//! walk's cost ([`near_of`]): each rung walks only as deep as its codes can use. With the base
+//! one past `near`, a code needs no exact value beside it: an entry of code 0 is exactly the base
 //! unless a near coset wrote it, and the near cosets are in the map of step 1. So the walk
 //! writes the two-bit codes in their final place ([`fill_based`]), and the lines' minima are
 //! completed from the map; the table costs its own size to build, not twice it in four-bit
@@ -45,11 +46,28 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
-/// The base of every `h48-eo` table: entries read `<= 9`, 10, 11 or `>= 12`.
-pub const BASE: u8 = 9;
-/// How far the sparse search goes: nissy's depth, where the cosets found (a few million) still
-/// fit a hash map of a few hundred megabytes and the walk from them is three levels deep.
+/// How far the sparse search goes for the rungs of seven flips or more: nissy's depth, where
+/// the cosets found (a few million) still fit a hash map of a few hundred megabytes and the
+/// walk from them is three levels deep. Their base is 9: entries read `<= 9`, 10, 11 or
+/// `>= 12`.
 pub const NEAR: u8 = 8;
+/// How far it goes for the rungs of four to six flips: base 8, entries `<= 8`, 9, 10 or `>= 11`,
+/// and a walk to 10, about a tenth of the walk to 11 (`h48-eo6` in 77 s on two cores, not
+/// 9 minutes). Over base 9 an entry of 9 reads as its line's minimum, often 8, wherever the
+/// search has fewer than 9 moves left; over base 8 it reads 9, and only entries of 12 or more
+/// read low (11). The smaller rungs hold many 9s and few entries of 12 or more, so base 8
+/// prunes more: the ten positions of benches/peers.txt take 0.73x the nodes with `h48-eo4`
+/// over base 8, 0.84x with `h48-eo5`, 1.04x with `h48-eo6`, and 1.40x with `h48-eo7`, whose
+/// entries are 12 or more for half of them (reports/tables.md).
+pub const NEAR_SMALL: u8 = 7;
+
+/// How far the sparse search goes for `table`, which decides its base (one more) and the
+/// walk's depth (the base + 2): base 8 where it prunes about as well or better and the walk is
+/// a tenth of the work, base 9 where its third code is worth the walk.
+pub fn near_of(table: H48Table) -> u8 {
+    if table.dropped >= 5 { NEAR_SMALL } else { NEAR }
+}
+
 /// Entries no write reached hold this in the working table.
 const UNREACHED: u8 = 0xF;
 
@@ -57,17 +75,24 @@ const UNREACHED: u8 = 0xF;
 /// entries made from it at the end: the `h48-eo9` build's peak, 15.50 GB, less its 15.17 GB
 /// payload (measured, reports/tables.md).
 const NEAR_MAP_BYTES: u64 = 350_000_000;
-/// Seconds of one core's work to fill any `h48-eo` table: the walk's, which does not depend on
-/// how many flips the table keeps (measured with nothing else running: `h48-eo8`, 1,248 s of
-/// user time, `h48-eo9` 1,176 s, reports/tables.md).
+/// Seconds of one core's work to fill an `h48-eo` table walked to 11: the walk's, which does
+/// not depend on how many flips the table keeps (measured with nothing else running:
+/// `h48-eo8`, 1,248 s of user time, `h48-eo9` 1,176 s, reports/tables.md).
 const WALK_CORE_SECONDS: f64 = 1_250.0;
+/// The same for a walk to 10 (measured: `h48-eo4` 102 s of user time, `h48-eo5` 110 s,
+/// `h48-eo6` 133 s, reports/tables.md).
+const SHORT_WALK_CORE_SECONDS: f64 = 130.0;
 
-/// What filling an `h48-eo` table of `entries` entries costs: bytes at peak (the payload,
-/// written in place, and the map of near cosets) and seconds of one core's work.
-pub fn build_cost(entries: u64) -> (u64, f64) {
+/// What filling `table` costs: bytes at peak (the payload, written in place, and the map of
+/// near cosets) and seconds of one core's work.
+pub fn build_cost(table: H48Table) -> (u64, f64) {
+    let seconds = match near_of(table) {
+        NEAR => WALK_CORE_SECONDS,
+        _ => SHORT_WALK_CORE_SECONDS,
+    };
     (
-        based::payload_bytes(entries) + NEAR_MAP_BYTES,
-        WALK_CORE_SECONDS,
+        based::payload_bytes(table.entries()) + NEAR_MAP_BYTES,
+        seconds,
     )
 }
 
@@ -95,7 +120,7 @@ pub fn build_h48_eo(id: TableId, dir: &Path, progress: &ProgressBar) -> Result<B
         return Err(BuildError::HalfTurnsOnly(id.kind.name()));
     }
     let space = H48Space::new(H48Flips::All, id.metric);
-    let filled = fill_based(&space, table, NEAR, progress);
+    let filled = fill_based(&space, table, near_of(table), progress);
     let header = id.write(dir, Encoding::Based, filled.histogram, &filled.payload)?;
     Ok(Built {
         header,

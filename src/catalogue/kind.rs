@@ -89,9 +89,10 @@ pub enum TableKind {
     H48Flips3,
     /// Corner classes x M- and S-slice edge places x the flips of the four highest edge slots
     /// (FR FL BL BR, seen from the class's representative): each entry the smallest distance
-    /// to the subgroup that keeps every flip over the cosets it stands for, exact up to 11
-    /// (nissy's `h48h4`). 1,881,079,200 entries, 470 MB. Filled from the cosets within 8
-    /// moves of solved by a walk three moves further (see `catalogue::h48_eo`).
+    /// to the subgroup that keeps every flip over the cosets it stands for, exact up to 10
+    /// (nissy's `h48h4`, over base 8). 1,881,079,200 entries, 470 MB. Filled from the cosets
+    /// within 7 moves of solved by a walk three moves further, as are `h48-eo5` and `h48-eo6`;
+    /// the larger rungs from those within 8, exact up to 11 (see `catalogue::h48_eo`).
     #[cfg_attr(feature = "clap", value(name = "h48-eo4"))]
     H48Eo4,
     /// ... the five highest (DB too): 3,762,158,400 entries, 940 MB.

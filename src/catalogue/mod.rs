@@ -79,8 +79,8 @@ pub fn build_cost(kind: TableKind) -> (u64, f64) {
         None if kind.h48_table().is_some() => 16.5e6 / (1u64 << h48_dropped(kind)) as f64,
         None => 15.0e6,
     };
-    if kind.is_h48_eo() {
-        return h48_eo::build_cost(entries);
+    if let Some(table) = kind.h48_table().filter(|_| kind.is_h48_eo()) {
+        return h48_eo::build_cost(table);
     }
     let bytes = match kind {
         TableKind::Phase2 => entries,

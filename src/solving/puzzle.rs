@@ -332,7 +332,7 @@ pub struct GodsAnswer {
 /// How God's algorithm runs.
 #[derive(Clone, Debug, Default)]
 pub struct GodsOptions {
-    /// Where the run saves each finished depth and resumes from (removed once it is done).
+    /// Where the run saves its finished depths and resumes from (removed once it is done).
     pub checkpoint: Option<PathBuf>,
     /// The most antipodes to list.
     pub antipodes: usize,

@@ -98,8 +98,9 @@ pub enum PuzzleCommand {
         /// Worker threads; default: every core.
         #[arg(long, value_name = "N", value_parser = crate::cli::parse_threads)]
         threads: Option<usize>,
-        /// Save each finished depth here and resume from it: a run stopped (Ctrl-C, kill, a
-        /// time limit) and started again with the same arguments goes on from its last depth.
+        /// Save finished depths here and resume from them: a run stopped (Ctrl-C, kill, a
+        /// time limit) and started again with the same arguments goes on from its last saved
+        /// depth (a depth is saved once the search since the last save took as long as a save).
         #[arg(long, value_name = "FILE")]
         checkpoint: Option<PathBuf>,
         /// The most antipodes to list.
