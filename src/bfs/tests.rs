@@ -150,3 +150,21 @@ fn byte_matching_finds_every_field() {
         }
     }
 }
+
+/// A run saves once its passes since the last save took as long as a save: before the first,
+/// as long as writing the table at the disk rate the policy assumes; after it, as long as the
+/// last save took.
+#[test]
+fn a_run_saves_once_its_passes_outlast_a_save() {
+    // A billion 8-bit entries: a first save estimated at 2 s.
+    let mut saves = SavePolicy::new(1_000_000_000, 8);
+    assert!(!saves.due(0.5));
+    assert!(!saves.due(1.0));
+    assert!(saves.due(0.6));
+    saves.saved(3.0);
+    assert!(!saves.due(2.9));
+    assert!(saves.due(0.2));
+    // Small tables save after every depth.
+    let mut small = SavePolicy::new(1_000, 2);
+    assert!(small.due(0.001));
+}
