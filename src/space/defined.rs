@@ -788,7 +788,7 @@ impl StateSpace for DefinedSpace {
     /// Skewb with its centres' twists ranks 29 G where 101 M are reachable: its last depths
     /// ran for minutes each backwards, seconds forwards).
     fn may_search_backward(&self) -> bool {
-        self.reachable() as f64 >= 0.9 * self.size() as f64
+        self.nearly_all_reachable()
     }
 }
 

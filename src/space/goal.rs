@@ -337,7 +337,7 @@ impl StateSpace for GoalSpace {
     /// Scanning the unreached entries pays only where nearly all are reached in the end; a
     /// product of disjoint parts of one kind leaves its collisions unreached for ever.
     fn may_search_backward(&self) -> bool {
-        self.reachable() as f64 >= 0.9 * self.size() as f64
+        self.nearly_all_reachable()
     }
 }
 

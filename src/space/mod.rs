@@ -50,6 +50,13 @@ pub trait StateSpace: MoveSpace + Sync {
         true
     }
 
+    /// Whether nine ranks in ten or more are reachable states: where fewer are, a backward
+    /// pass would scan the never-reached ranks at every pass (the rule of the spaces whose
+    /// ranking is a superset: partial goals, definitions).
+    fn nearly_all_reachable(&self) -> bool {
+        self.reachable() as f64 >= 0.9 * self.size() as f64
+    }
+
     /// Whether some states are the same state under another rank (see
     /// [`StateSpace::representative`]).
     fn has_duplicates(&self) -> bool {
