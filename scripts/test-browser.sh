@@ -18,7 +18,7 @@ CHROMIUM=$chromium scripts/install-test-packages.sh browser | sed "s/^/browser t
 # from web/node_modules.
 scripts/npm-install.sh tests/browser web
 
-data=target/test-data
+data=${CUBELAB_TEST_DATA_DIR:-target/test-data}  # as in scripts/test-python.sh
 out=target/browser
 mkdir -p "$out"
 # The binaries as the Rust tests built them: a plain `cargo build` resolves the dependencies'

@@ -11,7 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
 venv=target/python-venv
-data=target/test-data
+# The tables' directory: scripts/test.sh gives each part its own, as the parts run side by side
+# and one directory takes one gen-tables at a time.
+data=${CUBELAB_TEST_DATA_DIR:-target/test-data}
 if [ ! -x "$venv/bin/python" ]; then python3 -m venv "$venv"; fi
 "$venv/bin/pip" install --quiet --disable-pip-version-check pytest numpy pandas pandas-stubs \
     matplotlib mypy nbclient ipykernel

@@ -3,8 +3,8 @@
 # puzzle-definition checks over cubing.js's definitions, the Slurm scripts on a real one-node
 # Slurm cluster started on this machine, the Python module's pytest suite, the web editor in
 # headless Chromium with a short load test of the server, and a short fuzzing run of every
-# reader (cargo-fuzz, nightly toolchain). Each part says where it starts; the first failure
-# stops the run. CUBELAB_SKIP="puzzles slurm python browser fuzz" (part names,
+# reader (cargo-fuzz, nightly toolchain). Each part says where it starts and how long it took;
+# a failed part stops the run (the parts that run side by side end first). CUBELAB_SKIP="puzzles slurm python browser fuzz" (part names,
 # space-separated) leaves parts out on a machine that cannot run them; CI leaves out nothing.
 #
 # `scripts/test.sh quick`: the tier to run while developing (reports/tests.md): the unit tests
@@ -82,17 +82,55 @@ if [[ $skip != *" python "* ]]; then
   python_prepared=$!
 fi
 part rust cargo test --release
+# The four parts after it need nothing more compiled, and each spends much of its time waiting
+# (on Slurm's jobs, a browser, a server, interpreters starting), so they run side by side, each
+# with its own log and its own tables' directory (one directory takes one gen-tables at a time).
+# Their packages were fetched in the background above.
 if [[ -n $npm_prepared ]]; then
   wait "$npm_prepared" || echo "== npm: the background install failed ($npm_log); the parts try again"
 fi
-part puzzles scripts/test-puzzles.sh
 wait "$packages" || echo "== packages: the background install failed (target/test-packages.log); the parts try again"
-part slurm scripts/slurm/test-local-cluster.sh
 if [[ -n $python_prepared ]]; then
   wait "$python_prepared" || echo "== python: the background install failed ($python_log); the part tries again"
 fi
-part python scripts/test-python.sh
-part browser scripts/test-browser.sh
+logs=target/test-logs
+mkdir -p "$logs"
+declare -A side=()
+side_part() {
+  local name=$1
+  shift
+  if [[ $skip == *" $name "* ]]; then
+    echo "== $name: skipped (CUBELAB_SKIP)"
+    return
+  fi
+  echo "== $name: started beside the others (log: $logs/$name.log)"
+  (
+    start=$SECONDS
+    CUBELAB_TEST_DATA_DIR=target/test-data/$name "$@" >"$logs/$name.log" 2>&1
+    echo "$((SECONDS - start))" >"$logs/$name.seconds"
+  ) &
+  side[$!]=$name
+}
+side_part puzzles scripts/test-puzzles.sh
+side_part slurm scripts/slurm/test-local-cluster.sh
+side_part python scripts/test-python.sh
+side_part browser scripts/test-browser.sh
+failed=()
+while ((${#side[@]} > 0)); do
+  # Each part is reported as it ends.
+  if wait -n -p ended "${!side[@]}"; then
+    echo "== ${side[$ended]}: passed in $(cat "$logs/${side[$ended]}.seconds") s"
+  else
+    tail -n 60 "$logs/${side[$ended]}.log"
+    echo "== ${side[$ended]}: FAILED (its whole log: $logs/${side[$ended]}.log)"
+    failed+=("${side[$ended]}")
+  fi
+  unset "side[$ended]"
+done
+if ((${#failed[@]} > 0)); then
+  echo "== failed: ${failed[*]}"
+  exit 1
+fi
 # CI's checkout is thrown away after the run, and its machine's disk can be small (a run once
 # stopped with no space left while building the fuzz targets): there, the build outputs and
 # test data the parts above made, which the fuzz part never reads (it builds in fuzz/target,

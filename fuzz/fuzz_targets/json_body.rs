@@ -26,7 +26,7 @@ fn server() -> Arc<Server> {
     Arc::clone(SERVER.get_or_init(|| {
         let empty = std::env::temp_dir().join("cubelab-fuzz-no-tables");
         let _ = std::fs::create_dir_all(&empty);
-        Arc::new(Server::new(empty, TableKind::UdF4, Limits::default()))
+        Arc::new(Server::new(empty, Some(TableKind::UdF4), Limits::default()))
     }))
 }
 

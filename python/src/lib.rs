@@ -248,7 +248,7 @@ fn asked(
         ..Request::default()
     };
     if let Some(name) = tables {
-        request.tables = named::<TableKind>("table", name)?;
+        request.tables = Some(named::<TableKind>("table", name)?);
     }
     Ok(Asked {
         request,
@@ -486,8 +486,7 @@ fn goal_solver(
     let orientations: Orientations = named("orientations", orientations)?;
     let dir = data_dir.unwrap_or_else(cubelab::table::default_data_dir);
     let progress = |_: &_| indicatif::ProgressBar::hidden();
-    let tables = cubelab::solving::DEFAULT_TABLES;
-    match goal_answerer(&dir, goal, metric, orientations, tables, &progress) {
+    match goal_answerer(&dir, goal, metric, orientations, None, &progress) {
         Ok(GoalAnswerer::LastLayer(solver)) => Ok(GoalAnswerer::LastLayer(solver.one_thread())),
         Ok(answerer) => Ok(answerer),
         Err(GoalOpenError::Table(e)) => Err(table_error(e)),

@@ -86,9 +86,10 @@ say "one-node cluster up ($host, $cpus CPUs)"
 # features without the test-only ones and would compile everything again (a minute or more).
 cargo test --release --quiet --no-run
 bin=$root/target/release
-# The tables the Python part reads too (target/test-data): a valid table there is reused, so
-# a second run and the Python part build none of these again.
-data=$root/target/test-data
+# The tables (target/test-data, or the part's own directory that scripts/test.sh gives it in
+# CUBELAB_TEST_DATA_DIR): a valid table there is reused, so a second run builds none again.
+data=${CUBELAB_TEST_DATA_DIR:-target/test-data}
+[[ $data == /* ]] || data=$root/$data
 "$root/scripts/seed-test-data.sh" "$data"
 "$bin/gen-tables" --data-dir "$data" 2x2 ud-f4 phase1-sym >"$work/log/gen-tables.log" 2>&1 ||
   { cat "$work/log/gen-tables.log"; exit 1; }

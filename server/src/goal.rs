@@ -195,7 +195,7 @@ pub(super) async fn goal(
             None => {
                 let optimal = worker
                     .solvers
-                    .optimal_solver(metric, worker.tables)
+                    .optimal_solver(metric, worker.optimal_table(metric))
                     .map_err(|e| ApiError {
                         status: StatusCode::CONFLICT,
                         message: e.to_string(),

@@ -115,8 +115,8 @@ const QUICK_PER_SEARCH: usize = 4;
 /// What every handler shares.
 pub struct Server {
     solvers: Solvers,
-    /// The table optimal 3x3 searches read.
-    tables: TableKind,
+    /// The table optimal 3x3 searches read; `None` reads each metric's default.
+    tables: Option<TableKind>,
     limits: Limits,
     /// One permit per search thread.
     searches: Arc<Semaphore>,
@@ -134,7 +134,7 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(data_dir: PathBuf, tables: TableKind, limits: Limits) -> Server {
+    pub fn new(data_dir: PathBuf, tables: Option<TableKind>, limits: Limits) -> Server {
         Server {
             solvers: Solvers::new(&data_dir),
             tables,
@@ -215,6 +215,12 @@ impl Server {
 
     pub fn data_dir(&self) -> &std::path::Path {
         self.solvers.data_dir()
+    }
+
+    /// The table optimal 3x3 searches read in `metric`.
+    pub fn optimal_table(&self, metric: Metric) -> TableKind {
+        self.tables
+            .unwrap_or(cubelab::solving::default_tables(metric))
     }
 
     /// Opens every solver whose tables are present, so that the first requests do not wait
@@ -883,7 +889,10 @@ async fn tables(State(server): State<Arc<Server>>) -> ApiResult {
         "data_dir": dir,
         "tables": listed,
         "methods": methods,
-        "optimal_table": server.tables.name(),
+        "optimal_table": {
+            "htm": server.optimal_table(Metric::Htm).name(),
+            "qtm": server.optimal_table(Metric::Qtm).name(),
+        },
         "limits": {
             "body_bytes": server.limits.body_bytes,
             "positions": server.limits.positions,

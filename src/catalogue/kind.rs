@@ -161,7 +161,7 @@ impl TableKind {
         TableKind::Phase1Sym,
         TableKind::Phase2,
         TableKind::Phase2Slice,
-        TableKind::UdLayersF4,
+        TableKind::H48Eo6,
     ];
 
     /// The two-phase solver's tables.

@@ -27,7 +27,7 @@
 
 use super::SolveError;
 use super::canonical::Canonical;
-use super::heuristic::{AnyHeuristic, missing_tables, open_table};
+use super::heuristic::{AnyHeuristic, missing_tables_of, open_table};
 use super::ida::{SearchLimits, Solver};
 use crate::bfs::breadth_first;
 use crate::catalogue::{TableId, TableKind};
@@ -199,7 +199,7 @@ impl LayersSolver {
             )
         });
         let moves = Metric::Htm.generators(&Face::ALL);
-        missing_tables(dir, Metric::Htm, TableKind::Corners)?;
+        missing_tables_of(dir, Metric::Htm, &[TableKind::Corners])?;
         let corners = open_table(dir, TableId::new(TableKind::Corners, Metric::Htm))?;
         let finisher = Solver::new(AnyHeuristic::open(dir, Metric::Htm, finisher)?);
         Ok(LayersSolver {

@@ -1,7 +1,7 @@
 //! Partial goals through the one door: a goal named as a user names it (the cross, an xcross,
 //! a piece mask, or `ll`, the last layer), and the solver that answers it. A goal of pieces is
 //! answered from its own tables (built on first use); the last layer by the optimal solver over
-//! [`DEFAULT_TABLES`](super::DEFAULT_TABLES) or the tables asked for.
+//! the metric's [`default_tables`](super::default_tables) or the tables asked for.
 
 use crate::catalogue::TableKind;
 use crate::catalogue::goal::{Goal, GoalError, GoalTables, Orientations};
@@ -50,17 +50,18 @@ pub fn piece_goal_solver(
     Ok(GoalSolver::new(goal, tables, orientations))
 }
 
-/// The answerer of the goal `text` names: the last layer's by the optimal solver over `tables`,
-/// any other goal's from its own tables.
+/// The answerer of the goal `text` names: the last layer's by the optimal solver over `tables`
+/// (or the metric's default), any other goal's from its own tables.
 pub fn goal_answerer(
     dir: &Path,
     text: &str,
     metric: Metric,
     orientations: Orientations,
-    tables: TableKind,
+    tables: Option<TableKind>,
     progress: &dyn Fn(&GoalMask) -> ProgressBar,
 ) -> Result<GoalAnswerer, GoalOpenError> {
     if names_last_layer(text) {
+        let tables = tables.unwrap_or(super::default_tables(metric));
         let solver = optimal_solver(dir, metric, tables)?;
         return Ok(GoalAnswerer::LastLayer(LastLayerSolver::new(
             Arc::new(solver),
@@ -78,13 +79,13 @@ pub fn goal_answerer(
 }
 
 /// The table of the last layer's optimal lengths in `metric`: opened, or solved class by class
-/// by the optimal solver over [`DEFAULT_TABLES`](super::DEFAULT_TABLES) and kept first (minutes;
+/// by the optimal solver over the metric's [`default_tables`](super::default_tables) and kept first (minutes;
 /// `progress` counts classes).
 pub fn last_layer_table(
     dir: &Path,
     metric: Metric,
     progress: &ProgressBar,
 ) -> Result<LastLayerTable, LastLayerError> {
-    let solver = || optimal_solver(dir, metric, super::DEFAULT_TABLES);
+    let solver = || optimal_solver(dir, metric, super::default_tables(metric));
     LastLayerTable::open_or_build(dir, metric, solver, progress)
 }

@@ -27,9 +27,17 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// The table the optimal 3x3 search reads when none is named (`gen-tables` builds it by
-/// default).
-pub const DEFAULT_TABLES: TableKind = TableKind::UdLayersF4;
+/// The table the optimal 3x3 search reads in `metric` when none is named. In the half-turn
+/// metric it is `h48-eo6`, which `gen-tables` builds by default: of the rungs that build within
+/// the default set's budget (five minutes and 4 GB on two cores) it solves random positions
+/// fastest (reports/tables.md). The `h48-eo` tables are half-turn only, so the quarter-turn
+/// metric reads `ud-layers-f4` (built on request: `gen-tables --metric qtm ud-layers-f4`).
+pub const fn default_tables(metric: Metric) -> TableKind {
+    match metric {
+        Metric::Htm => TableKind::H48Eo6,
+        Metric::Qtm => TableKind::UdLayersF4,
+    }
+}
 
 pub use crate::search::layers::{Step, whole_solution};
 pub use crate::search::twophase::TwoPhaseStatus;
@@ -71,8 +79,9 @@ impl Method {
 pub struct Request {
     pub metric: Metric,
     pub method: Method,
-    /// 3x3: the table the optimal search's heuristic reads (with `Layers`, its last step's).
-    pub tables: TableKind,
+    /// 3x3: the table the optimal search's heuristic reads (with `Layers`, its last step's);
+    /// `None` reads [`default_tables`] of the metric.
+    pub tables: Option<TableKind>,
     /// Every optimal solution, not just one (2x2 and 3x3 optimal).
     pub all: bool,
     /// 3x3: give up beyond this length; two-phase: the longest solution wanted (default 20).
@@ -93,12 +102,24 @@ pub struct Request {
     pub one_thread: bool,
 }
 
+impl Request {
+    /// The table the optimal search reads: the one named, or the metric's default. The layer
+    /// method's last step always searches in half turns.
+    pub fn tables(&self) -> TableKind {
+        let metric = match self.method {
+            Method::Layers => Metric::Htm,
+            _ => self.metric,
+        };
+        self.tables.unwrap_or(default_tables(metric))
+    }
+}
+
 impl Default for Request {
     fn default() -> Request {
         Request {
             metric: Metric::Htm,
             method: Method::Optimal,
-            tables: DEFAULT_TABLES,
+            tables: None,
             all: false,
             max_length: None,
             timeout: None,
@@ -457,7 +478,7 @@ impl Solvers {
             (Puzzle::Pocket, _) => self.pocket_solver(request.metric).map(drop),
             (Puzzle::Cube, Method::Optimal) => self.cube_solver(request).map(drop),
             (Puzzle::Cube, Method::TwoPhase) => self.two_phase_solver().map(drop),
-            (Puzzle::Cube, Method::Layers) => self.layers_solver(request.tables).map(drop),
+            (Puzzle::Cube, Method::Layers) => self.layers_solver(request.tables()).map(drop),
         }
     }
 
@@ -476,15 +497,16 @@ impl Solvers {
     ) -> Result<Arc<Solver>, SolvingError> {
         let request = Request {
             metric,
-            tables,
+            tables: Some(tables),
             ..Request::default()
         };
         Ok(self.cube_solver(&request)?.value)
     }
 
     fn cube_solver(&self, request: &Request) -> Result<Opened<Solver>, SolvingError> {
-        Ok(self.cube.get((request.metric, request.tables), || {
-            AnyHeuristic::open(&self.data_dir, request.metric, request.tables).map(Solver::new)
+        let tables = request.tables();
+        Ok(self.cube.get((request.metric, tables), || {
+            AnyHeuristic::open(&self.data_dir, request.metric, tables).map(Solver::new)
         })?)
     }
 
@@ -523,7 +545,7 @@ impl Solvers {
                     solver.checked(solve_two_phase(&solver.value, cube, request, progress)?)
                 }
                 Method::Layers => {
-                    let solver = self.layers_solver(request.tables)?;
+                    let solver = self.layers_solver(request.tables())?;
                     solver.checked(solve_layers(&solver.value, cube)?)
                 }
             },

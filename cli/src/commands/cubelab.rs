@@ -53,9 +53,10 @@ enum Command {
         /// Directory holding the tables (as for solve).
         #[arg(long, default_value_os_t = cubelab::table::default_data_dir())]
         data_dir: PathBuf,
-        /// The table optimal 3x3 searches read (as solve --tables).
-        #[arg(long, value_enum, default_value_t = cubelab::solving::DEFAULT_TABLES, value_name = "TABLE")]
-        tables: TableKind,
+        /// The table optimal 3x3 searches read (as solve --tables); default: the metric's, as
+        /// for solve.
+        #[arg(long, value_enum, value_name = "TABLE")]
+        tables: Option<TableKind>,
         /// Most positions in one request.
         #[arg(long, default_value_t = 100, value_name = "N")]
         max_positions: usize,
@@ -306,8 +307,10 @@ pub fn run(args: Args) -> ExitCode {
         }) => seconds("--max-search", max_search).and_then(|search| {
             crate::cli::ignore_broken_pipes();
             // Refused at start, not at every request.
-            cubelab::solving::check_tables(tables)
-                .map_err(|e| format!("--tables {}: {e}", tables.name()))?;
+            if let Some(tables) = tables {
+                cubelab::solving::check_tables(tables)
+                    .map_err(|e| format!("--tables {}: {e}", tables.name()))?;
+            }
             let searches = searches.unwrap_or(Limits::default().searches).max(1);
             let limits = Limits {
                 body_bytes: max_body,

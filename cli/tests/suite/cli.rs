@@ -557,7 +557,7 @@ fn solve_3x3_limits_and_missing_tables() {
     assert_eq!(out.status.code(), Some(2));
     let message = text(&out.stderr);
     assert!(
-        message.contains("gen-tables") && message.contains("ud-layers-f4"),
+        message.contains("gen-tables") && message.contains("h48-eo6"),
         "{message}"
     );
     // The cheaper way: the smallest coset table, seconds to build, with its own command ...

@@ -47,7 +47,11 @@ fn start_in(dir: &std::path::Path, limits: Limits) -> Running {
         .enable_all()
         .build()
         .unwrap();
-    let server = Arc::new(Server::new(dir.to_path_buf(), TableKind::UdF4, limits));
+    let server = Arc::new(Server::new(
+        dir.to_path_buf(),
+        Some(TableKind::UdF4),
+        limits,
+    ));
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
         .unwrap();

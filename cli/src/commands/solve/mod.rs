@@ -116,9 +116,10 @@ pub struct Args {
     /// the position and its inverse; see gen-tables --list for sizes), an h48-* table (cosets
     /// reduced by all 48 symmetries, or a coarser rung read off them; read once for each), phase1 (with the corner table,
     /// along three axes), or edges7 or edges6 (with the corner table: Korf's method).
-    /// With --method layers, the table of the last step's optimal search.
-    #[arg(long, value_enum, default_value_t = cubelab::solving::DEFAULT_TABLES, value_name = "TABLE")]
-    tables: TableKind,
+    /// With --method layers, the table of the last step's optimal search. Default: h48-eo6
+    /// (half turns; gen-tables builds it), ud-layers-f4 with --metric qtm.
+    #[arg(long, value_enum, value_name = "TABLE")]
+    tables: Option<TableKind>,
     /// 3x3: report the first optimal solution in canonical order, the same on every run and
     /// with any number of threads (by default the first one any thread finds ends the search).
     #[arg(long)]
