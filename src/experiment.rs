@@ -115,6 +115,31 @@ pub const STATUSES: [&str; 6] = [
     "invalid",
 ];
 
+/// The longest puzzle name a row may give: cubing.js's names are a few words at most.
+const MAX_PUZZLE_NAME: usize = 64;
+
+/// A KPuzzle definition's name as a row's puzzle: every character a row may not hold (see
+/// [`is_puzzle_name`]) written as `_`, and cut to [`MAX_PUZZLE_NAME`].
+pub fn row_puzzle_name(name: &str) -> String {
+    name.chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '-' | '_' | '.' => c,
+            _ => '_',
+        })
+        .take(MAX_PUZZLE_NAME)
+        .collect()
+}
+
+/// Whether `name` may name a row's puzzle: empty (rows written before the column), `2x2` and
+/// `3x3` (what `solve` writes), or a KPuzzle definition's name (what `cubelab puzzle solve`
+/// writes: letters, digits, `-`, `_` and `.`).
+fn is_puzzle_name(name: &str) -> bool {
+    name.len() <= MAX_PUZZLE_NAME
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 /// The longest solution length a row may give: far beyond any method's (the layer method's run
 /// to about a hundred moves), and small enough that a chart's counts per length stay small.
 pub const MAX_LENGTH: u32 = 1000;
@@ -199,16 +224,15 @@ fn line_at(path: &Path, byte: u64) -> u64 {
 }
 
 impl ExperimentRow {
-    /// Whether the row holds what `solve` writes: a known puzzle and status, a time that is a
-    /// time, lengths within [`MAX_LENGTH`], well-formed iterations; otherwise what is wrong.
+    /// Whether the row holds what `solve` or `cubelab puzzle solve` writes: a puzzle's name
+    /// (2x2, 3x3, or a KPuzzle definition's), a known status, a time that is a time, lengths
+    /// within [`MAX_LENGTH`], well-formed iterations; otherwise what is wrong.
     pub fn check(&self) -> Result<(), String> {
-        use crate::model::position::Puzzle;
-        let puzzles = [Puzzle::Pocket.name(), Puzzle::Cube.name()];
-        if !self.puzzle.is_empty() && !puzzles.contains(&self.puzzle.as_str()) {
+        if !is_puzzle_name(&self.puzzle) {
             return Err(format!(
-                "column 'puzzle': '{}' is none of {}",
-                self.puzzle,
-                puzzles.join(", ")
+                "column 'puzzle': '{}' is no puzzle's name (2x2, 3x3, or a definition's: at most \
+                 {MAX_PUZZLE_NAME} letters, digits, '-', '_' or '.')",
+                self.puzzle.escape_debug(),
             ));
         }
         if !STATUSES.contains(&self.status.as_str()) {
@@ -339,6 +363,14 @@ impl Shard {
     /// Whether this shard solves the position numbered `position`.
     pub fn keeps(self, position: u64) -> bool {
         position % self.count == self.index
+    }
+}
+
+impl std::str::FromStr for Shard {
+    type Err = ShardError;
+
+    fn from_str(text: &str) -> Result<Shard, ShardError> {
+        Shard::parse(text)
     }
 }
 

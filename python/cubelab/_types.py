@@ -141,6 +141,7 @@ class PuzzleSolution(TypedDict, total=False):
     count: int
     length: Optional[int]
     optimal: bool
+    status: str
     nodes: int
     seconds: float
 

@@ -115,7 +115,7 @@ pub fn puzzle_gods<'py>(
 /// breadth-first search when it is made, kept in DATA_DIR as puzzle-NAME-FINGERPRINT.tbl and
 /// mapped by later solvers of the same question (`keep_tables=False` builds them in memory
 /// only). `solve(scramble)` returns the dict `cubelab puzzle solve --json` prints: `solution`,
-/// `length`, `optimal`, `nodes`, `seconds`, and with `all=True` every optimal solution and
+/// `length`, `optimal`, `status` (`optimal`, `timeout` or `max-length`), `nodes`, `seconds`, and with `all=True` every optimal solution and
 /// their `count`. Every solution is checked by applying it to the position with the
 /// definition's moves before it is returned. Raises as `puzzle_gods` does, and MemoryError
 /// when the databases need more memory than there is.

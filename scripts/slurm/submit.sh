@@ -7,8 +7,16 @@
 #   e.g. CUBELAB_DATA=/shared/data CUBELAB_OUT=/shared/runs/exp1 \
 #          scripts/slurm/submit.sh 16 --cpus-per-task=8 --time=12:00:00 -- --random 10000 --seed 1
 # Prints the two job IDs. The results: $CUBELAB_OUT/merged.csv and summary.md.
+# CUBELAB_ARRAY names another array script whose rows the merge reads too (submit-puzzles.sh
+# sets it to puzzle-array.sbatch).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+array_script=${CUBELAB_ARRAY:-$here/solve-array.sbatch}
+# The program the array runs, and stats for the merge.
+case $(basename "$array_script") in
+  puzzle-array.sbatch) programs=(cubelab stats) ;;
+  *) programs=(solve stats) ;;
+esac
 root=$(cd "$here/../.." && pwd)
 tasks=${1:?usage: scripts/slurm/submit.sh N [sbatch options --] SOLVE-ARGS...}
 shift
@@ -24,7 +32,7 @@ fi
 : "${CUBELAB_DATA:?set CUBELAB_DATA to the shared tables directory (built by gen-tables)}"
 : "${CUBELAB_OUT:?set CUBELAB_OUT to a shared directory for the results}"
 export CUBELAB_BIN=${CUBELAB_BIN:-$root/target/release}
-for program in solve stats; do
+for program in "${programs[@]}"; do
   if [ ! -x "$CUBELAB_BIN/$program" ]; then
     echo "submit.sh: $CUBELAB_BIN/$program is missing; build it with \`cargo build --release\` (or set CUBELAB_BIN)" >&2
     exit 2
@@ -34,8 +42,8 @@ mkdir -p "$CUBELAB_OUT/logs"
 export CUBELAB_DATA CUBELAB_OUT
 # Tasks run in this directory, so relative paths in SOLVE-ARGS (--file) mean what they mean here.
 array=$(sbatch --parsable --export=ALL --array="0-$((tasks - 1))" \
-  --output="$CUBELAB_OUT/logs/solve-%A_%a.log" "${sbatch_options[@]}" \
-  "$here/solve-array.sbatch" "$@")
+  --output="$CUBELAB_OUT/logs/$(basename "$array_script" .sbatch)-%A_%a.log" \
+  "${sbatch_options[@]}" "$array_script" "$@")
 array=${array%%;*}
 merge=$(sbatch --parsable --export=ALL --dependency="afterok:$array" \
   --output="$CUBELAB_OUT/logs/merge-%j.log" "$here/merge.sbatch")

@@ -145,6 +145,45 @@ for x, y in zip(a, b):
 print(f"slurm test: {len(a)} positions from 4 shards equal one process's")
 PY
 done
+# Any puzzle from its definition: a 2x2x2 written by hand (its corners alone, the DBL corner
+# moved too), 30 random positions in three shards, merged by the same step; the merged rows
+# must equal one process's.
+cat >"$work/hand.kpuzzle.json" <<'JSON'
+{
+  "name": "hand 2x2x2",
+  "orbits": [{"orbitName": "CORNERS", "numPieces": 8, "numOrientations": 3}],
+  "defaultPattern": {"CORNERS": {"pieces": [0,1,2,3,4,5,6,7], "orientation": [0,0,0,0,0,0,0,0]}},
+  "moves": {
+    "U": {"CORNERS": {"permutation": [3,0,1,2,4,5,6,7], "orientationDelta": [0,0,0,0,0,0,0,0]}},
+    "R": {"CORNERS": {"permutation": [4,1,2,0,7,5,6,3], "orientationDelta": [2,0,0,1,1,0,0,2]}},
+    "F": {"CORNERS": {"permutation": [1,5,2,3,0,4,6,7], "orientationDelta": [1,2,0,0,2,1,0,0]}}
+  }
+}
+JSON
+puzzle_args=("$work/hand.kpuzzle.json" --moves U,R,F --random 30 --seed 3 --no-save)
+out=$work/puzzle
+jobs=$(CUBELAB_BIN=$bin CUBELAB_DATA=$data CUBELAB_OUT=$out \
+  scripts/slurm/submit-puzzles.sh 3 --cpus-per-task=1 -- "${puzzle_args[@]}")
+say "puzzle: $jobs"
+wait_for "$(echo "$jobs" | sed -n 's/.*merge job \([0-9]*\).*/\1/p')"
+if [ ! -s "$out/merged.csv" ]; then
+  say "puzzle: no merged result"; tail -n 20 "$out"/logs/* "$work"/log/*.log; exit 1
+fi
+"$bin/cubelab" puzzle solve --data-dir "$data" --csv "$out/single.csv" "${puzzle_args[@]}" \
+  >/dev/null 2>"$work/log/puzzle-single.log"
+python3 - "$out/merged.csv" "$out/single.csv" "$out/summary.md" <<'PY'
+import csv, sys
+merged, single, summary = sys.argv[1:]
+kept = ["index", "total", "source", "input", "puzzle", "metric", "method", "status", "length", "solution"]
+read = lambda path: [[row[k] for k in kept] for row in csv.DictReader(open(path))]
+a, b = read(merged), read(single)
+assert len(a) == len(b) == 30, f"{len(a)} merged rows, {len(b)} from one process"
+assert a == b, "the merged rows differ from one process's"
+assert all(row[7] == "optimal" and row[4] == "hand_2x2x2" for row in a), a[:2]
+text = open(summary).read()
+assert "hand_2x2x2" in text and "30" in text, text
+print(f"slurm test: 30 positions of a puzzle from its definition, from 3 shards, equal one process's")
+PY
 # A goal sample: the cross over 3,000 random states, three neutralities, in three shards; the
 # merged histograms must equal one process's.
 goal_args=(--random 3000 --seed 5 --orientations fixed,dual,6)

@@ -104,3 +104,35 @@ fn rows_solve_cannot_write_are_refused() {
     };
     assert!(broken.check().unwrap_err().contains("bound:nodes:seconds"));
 }
+
+/// Rows name the cubes or a KPuzzle definition; a definition's name is made fit for a row, and
+/// anything else in the column is refused.
+#[test]
+fn rows_name_a_cube_or_a_definition() {
+    let named = |puzzle: &str| ExperimentRow {
+        puzzle: puzzle.into(),
+        ..row(Some(0), "U")
+    };
+    for good in [
+        "2x2",
+        "3x3",
+        "pyraminx",
+        "hand_2x2x2",
+        "master-tetraminx",
+        "",
+    ] {
+        assert_eq!(named(good).check(), Ok(()), "{good}");
+    }
+    let too_long = "x".repeat(65);
+    for bad in ["hand 2x2x2", "a,b", "é", "new\nline", too_long.as_str()] {
+        let refused = named(bad).check().unwrap_err();
+        assert!(refused.contains("column 'puzzle'"), "{bad}: {refused}");
+    }
+    assert_eq!(row_puzzle_name("hand 2x2x2"), "hand_2x2x2");
+    assert_eq!(row_puzzle_name("Baby FTO (é)"), "Baby_FTO____");
+    assert_eq!(row_puzzle_name(&"y".repeat(100)).len(), 64);
+    for name in ["hand 2x2x2", "Baby FTO (é)", &"y".repeat(100)] {
+        assert_eq!(named(&row_puzzle_name(name)).check(), Ok(()), "{name}");
+    }
+    assert_eq!("2/5".parse::<Shard>(), Shard::parse("2/5"));
+}

@@ -220,6 +220,9 @@ pub struct PuzzleSearch {
     pub length: Option<u32>,
     /// Whether the solutions are proven optimal (else a limit stopped the search).
     pub optimal: bool,
+    /// Whether the time limit stopped the search (else, where nothing is proven, the length
+    /// limit did).
+    pub timed_out: bool,
     pub nodes: u64,
     pub seconds: f64,
 }
@@ -297,6 +300,7 @@ impl PuzzleSolver {
             length: (!walk.found.is_empty()).then_some(bound),
             solutions,
             optimal,
+            timed_out: walk.timed_out,
             nodes: walk.nodes,
             seconds: began.elapsed().as_secs_f64(),
         })

@@ -837,6 +837,9 @@ pub struct PuzzleSolution {
     pub count: usize,
     pub length: Option<u32>,
     pub optimal: bool,
+    /// `optimal`, or what stopped the search: `timeout` or `max-length` (the statuses of
+    /// `solve`'s experiment rows).
+    pub status: &'static str,
     pub nodes: u64,
     pub seconds: f64,
 }
@@ -883,6 +886,11 @@ pub fn solve_scramble(
         count: search.solutions.len(),
         length: search.length,
         optimal: search.optimal,
+        status: match (search.optimal, search.timed_out) {
+            (true, _) => "optimal",
+            (false, true) => "timeout",
+            (false, false) => "max-length",
+        },
         nodes: search.nodes,
         seconds: search.seconds,
     })

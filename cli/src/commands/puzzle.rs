@@ -4,6 +4,7 @@
 
 use crate::report::chart::{Bars, ChartFormat, Labels, Scale, bars_and_marks};
 use clap::{Args, Subcommand, ValueEnum};
+use cubelab::experiment::{ExperimentRow, ExperimentWriter, Shard, row_puzzle_name};
 use cubelab::model::kpuzzle::Metric;
 use cubelab::solving::puzzle::{
     GodsAnswer, GodsOptions, OpenedSolver, PuzzleLimits, PuzzleSolution, PuzzleSpace,
@@ -147,9 +148,20 @@ pub enum PuzzleCommand {
         /// Give up on a position after this many seconds.
         #[arg(long, value_name = "S")]
         timeout: Option<f64>,
-        /// One JSON object a position: scramble, solution, length, optimal, seconds and more.
+        /// One JSON object a position: scramble, solution, length, optimal, status, seconds
+        /// and more.
         #[arg(long)]
         json: bool,
+        /// Also append a row a position to this CSV file, as `solve --csv` does: `stats
+        /// experiment` summarises such files and merges a sharded run's.
+        #[arg(long, value_name = "FILE")]
+        csv: Option<PathBuf>,
+        /// Solve only every N-th position (of --random's draw or the --scramble list),
+        /// starting at the K-th (from 0): N processes (a Slurm array:
+        /// scripts/slurm/submit-puzzles.sh) share an experiment with no coordinator, and `stats
+        /// experiment --merged` puts their --csv files together.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
     },
 }
 
@@ -189,6 +201,8 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
             max_length,
             timeout,
             json,
+            csv,
+            shard,
         } => {
             let request = SolverRequest {
                 space: what.request()?,
@@ -207,6 +221,12 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
                 max_length,
                 timeout,
             };
+            let output = SolveOutput {
+                json,
+                csv,
+                shard: shard.unwrap_or(Shard::WHOLE),
+                metric: what.metric,
+            };
             run_solve(
                 &what.data_dir,
                 &what.puzzle,
@@ -214,10 +234,18 @@ pub fn run_puzzle(command: PuzzleCommand) -> Result<bool, String> {
                 &scramble,
                 random.map(|n| (n, seed)),
                 &limits,
-                json,
+                &output,
             )
         }
     }
+}
+
+/// What `puzzle solve` writes, and which positions it solves.
+struct SolveOutput {
+    json: bool,
+    csv: Option<PathBuf>,
+    shard: Shard,
+    metric: PuzzleMetric,
 }
 
 fn run_solve(
@@ -227,10 +255,17 @@ fn run_solve(
     scrambles: &[String],
     random: Option<(usize, u64)>,
     limits: &PuzzleLimits,
-    json: bool,
+    output: &SolveOutput,
 ) -> Result<bool, String> {
+    let json = output.json;
     let opened = open_definition(data_dir, puzzle).map_err(|e| e.to_string())?;
     let definition = &opened.definition;
+    // The file is opened before any table is built: a path that cannot be written is said at
+    // once.
+    let mut csv = match &output.csv {
+        Some(path) => Some(ExperimentWriter::append(path).map_err(|e| e.to_string())?),
+        None => None,
+    };
     // Every scramble is read before any table is built.
     for scramble in scrambles {
         definition
@@ -267,11 +302,43 @@ fn run_solve(
         Some((count, seed)) => random_scrambles(&solver, count, seed),
         None => scrambles.to_vec(),
     };
+    // What identifies the experiment in its rows: the shards of one run agree on it.
+    let metric = match output.metric {
+        PuzzleMetric::Htm => "htm",
+        PuzzleMetric::Qtm => "qtm",
+    };
+    let moves = solver.generators().classes().join(",");
+    let source = match random {
+        Some((_, seed)) => format!("random {} <{moves}> seed {seed}", definition.name()),
+        None => format!("scrambles {} <{moves}>", definition.name()),
+    };
     let mut all_optimal = true;
-    for scramble in &scrambles {
+    for (index, scramble) in scrambles.iter().enumerate() {
+        if !output.shard.keeps(index as u64) {
+            continue;
+        }
         let solved =
             solve_scramble(&solver, definition, scramble, limits).map_err(|e| e.to_string())?;
         all_optimal &= solved.optimal;
+        if let Some(csv) = &mut csv {
+            let row = ExperimentRow {
+                input: scramble.clone(),
+                puzzle: row_puzzle_name(definition.name()),
+                metric: metric.to_string(),
+                status: solved.status.to_string(),
+                length: solved.length,
+                lower_bound: None,
+                nodes: Some(solved.nodes),
+                seconds: solved.seconds,
+                solution: solved.solution.clone().unwrap_or_default(),
+                iterations: String::new(),
+                index: Some(index as u64),
+                total: Some(scrambles.len() as u64),
+                source: Some(source.clone()),
+                method: Some("optimal".to_string()),
+            };
+            csv.write(&row).map_err(|e| e.to_string())?;
+        }
         if json {
             let line = serde_json::to_string(&solved).map_err(|e| e.to_string())?;
             crate::outln!("{line}")?;

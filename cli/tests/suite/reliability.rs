@@ -256,7 +256,8 @@ fn experiment_values_outside_their_meaning_are_refused() {
         ("seconds", "R,2x2,htm,optimal,1,,,inf,R',,0,3,x,optimal"),
         ("seconds", "R,2x2,htm,optimal,1,,,-1,R',,0,3,x,optimal"),
         ("status", "R,2x2,htm,weird,1,,,1,R',,0,3,x,optimal"),
-        ("puzzle", "R,4x4,htm,optimal,1,,,1,R',,0,3,x,optimal"),
+        // Any definition's name is a puzzle (`cubelab puzzle solve --csv`); a space is in none.
+        ("puzzle", "R,4x4 cube,htm,optimal,1,,,1,R',,0,3,x,optimal"),
         // A length that once had the chart allocate per move up to it.
         (
             "length",

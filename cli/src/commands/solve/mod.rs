@@ -89,7 +89,7 @@ pub struct Args {
     /// processes share an experiment with no coordinator, e.g. a Slurm array task as
     /// `--shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT`. `stats experiment` merges the
     /// shards' --csv files and names the positions none solved.
-    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "K/N")]
     shard: Option<Shard>,
     /// Print every optimal solution, not just one. On the 3x3, a position that symmetries keep
     /// has its solutions printed one per class of symmetric images (the first in canonical
@@ -214,10 +214,6 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
         ));
     }
     Ok(Duration::from_secs_f64(seconds))
-}
-
-fn parse_shard(text: &str) -> Result<Shard, String> {
-    Shard::parse(text).map_err(|e| e.to_string())
 }
 
 /// The most search threads: more only adds switching, and a typo such as 100000 would spend

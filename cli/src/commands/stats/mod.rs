@@ -197,7 +197,7 @@ enum Command {
         /// Answer only every N-th position of the sample, starting at the K-th (from 0), into
         /// --csv: N processes (a Slurm array: scripts/slurm/submit-goals.sh) share a sample
         /// with no coordinator, and --merge puts their files together.
-        #[arg(long, value_name = "K/N", value_parser = parse_shard, requires = "csv")]
+        #[arg(long, value_name = "K/N", requires = "csv")]
         shard: Option<cubelab::experiment::Shard>,
         /// Instead of sampling, merge the --csv files of a sharded sample (files, or
         /// directories of them) and show the whole sample; exit 1 if a position is missing or
@@ -361,8 +361,4 @@ fn draw(
     draw_position(out, format, &stickers, &scheme, view).map_err(|e| e.to_string())?;
     crate::outln!("{}", out.display())?;
     Ok(true)
-}
-
-fn parse_shard(text: &str) -> Result<cubelab::experiment::Shard, String> {
-    cubelab::experiment::Shard::parse(text).map_err(|e| e.to_string())
 }
