@@ -145,22 +145,10 @@ for x, y in zip(a, b):
 print(f"slurm test: {len(a)} positions from 4 shards equal one process's")
 PY
 done
-# Any puzzle from its definition: a 2x2x2 written by hand (its corners alone, the DBL corner
-# moved too), 30 random positions in three shards, merged by the same step; the merged rows
+# Any puzzle from its definition: the suite's 2x2x2 written by hand (tests/data: its corners
+# alone, the DBL corner moved too), 30 random positions in three shards, merged by the same step; the merged rows
 # must equal one process's.
-cat >"$work/hand.kpuzzle.json" <<'JSON'
-{
-  "name": "hand 2x2x2",
-  "orbits": [{"orbitName": "CORNERS", "numPieces": 8, "numOrientations": 3}],
-  "defaultPattern": {"CORNERS": {"pieces": [0,1,2,3,4,5,6,7], "orientation": [0,0,0,0,0,0,0,0]}},
-  "moves": {
-    "U": {"CORNERS": {"permutation": [3,0,1,2,4,5,6,7], "orientationDelta": [0,0,0,0,0,0,0,0]}},
-    "R": {"CORNERS": {"permutation": [4,1,2,0,7,5,6,3], "orientationDelta": [2,0,0,1,1,0,0,2]}},
-    "F": {"CORNERS": {"permutation": [1,5,2,3,0,4,6,7], "orientationDelta": [1,2,0,0,2,1,0,0]}}
-  }
-}
-JSON
-puzzle_args=("$work/hand.kpuzzle.json" --moves U,R,F --random 30 --seed 3 --no-save)
+puzzle_args=("$root/tests/data/hand_2x2x2.kpuzzle.json" --moves U,R,F --random 30 --seed 3 --no-save)
 out=$work/puzzle
 jobs=$(CUBELAB_BIN=$bin CUBELAB_DATA=$data CUBELAB_OUT=$out \
   scripts/slurm/submit-puzzles.sh 3 --cpus-per-task=1 -- "${puzzle_args[@]}")

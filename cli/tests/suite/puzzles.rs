@@ -17,16 +17,7 @@ const CUBELAB: &str = env!("CARGO_BIN_EXE_cubelab");
 /// A 2x2x2 as a KPuzzle definition, written from the standard cubie numbering (URF UFL ULB UBR
 /// DFR DLF DBL DRB; a slot's new corner comes from `permutation[slot]`, twisted by
 /// `orientationDelta[slot]`). DBL never moves under U, R, F.
-pub(crate) const HAND_2X2: &str = r#"{
-  "name": "hand 2x2x2",
-  "orbits": [{"orbitName": "CORNERS", "numPieces": 8, "numOrientations": 3}],
-  "defaultPattern": {"CORNERS": {"pieces": [0,1,2,3,4,5,6,7], "orientation": [0,0,0,0,0,0,0,0]}},
-  "moves": {
-    "U": {"CORNERS": {"permutation": [3,0,1,2,4,5,6,7], "orientationDelta": [0,0,0,0,0,0,0,0]}},
-    "R": {"CORNERS": {"permutation": [4,1,2,0,7,5,6,3], "orientationDelta": [2,0,0,1,1,0,0,2]}},
-    "F": {"CORNERS": {"permutation": [1,5,2,3,0,4,6,7], "orientationDelta": [1,2,0,0,2,1,0,0]}}
-  }
-}"#;
+pub(crate) const HAND_2X2: &str = include_str!("../../../tests/data/hand_2x2x2.kpuzzle.json");
 
 /// The standard output of `cubelab puzzle SUBCOMMAND --json --data-dir DIR ARGS...`, which
 /// must succeed.
