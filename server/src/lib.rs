@@ -219,8 +219,7 @@ impl Server {
 
     /// The table optimal 3x3 searches read in `metric`.
     pub fn optimal_table(&self, metric: Metric) -> TableKind {
-        self.tables
-            .unwrap_or(cubelab::solving::default_tables(metric))
+        cubelab::solving::tables_or_default(self.tables, metric)
     }
 
     /// Opens every solver whose tables are present, so that the first requests do not wait

@@ -61,7 +61,7 @@ pub fn goal_answerer(
     progress: &dyn Fn(&GoalMask) -> ProgressBar,
 ) -> Result<GoalAnswerer, GoalOpenError> {
     if names_last_layer(text) {
-        let tables = tables.unwrap_or(super::default_tables(metric));
+        let tables = super::tables_or_default(tables, metric);
         let solver = optimal_solver(dir, metric, tables)?;
         return Ok(GoalAnswerer::LastLayer(LastLayerSolver::new(
             Arc::new(solver),

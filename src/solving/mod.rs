@@ -39,6 +39,12 @@ pub const fn default_tables(metric: Metric) -> TableKind {
     }
 }
 
+/// The table an optimal search in `metric` reads: the one `named`, or the metric's default.
+/// Every front end resolves `--tables` (or its absence) through this.
+pub fn tables_or_default(named: Option<TableKind>, metric: Metric) -> TableKind {
+    named.unwrap_or(default_tables(metric))
+}
+
 pub use crate::search::layers::{Step, whole_solution};
 pub use crate::search::twophase::TwoPhaseStatus;
 
@@ -110,7 +116,7 @@ impl Request {
             Method::Layers => Metric::Htm,
             _ => self.metric,
         };
-        self.tables.unwrap_or(default_tables(metric))
+        tables_or_default(self.tables, metric)
     }
 }
 
