@@ -29,7 +29,7 @@ command -v "$twips" >/dev/null || {
 }
 [ -f "$defs/2x2x2.kpuzzle.json" ] || scripts/puzzle-definitions.sh "$defs" >/dev/null
 cargo build --release --quiet --bin cubelab
-cases=${CASES:-"master_tetraminx|R,L,B,U,2R,2L,2B,2U|3|1|200000000|14"}
+cases=${CASES:-"master_tetraminx|R,L,B,U,2R,2L,2B,2U|3|1|800000000|14"}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 case ${TABLES:-built} in
@@ -45,7 +45,7 @@ echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
 while IFS='|' read -r name moves count seed states walk; do
   [ -n "$name" ] || continue
   def=$defs/$name.kpuzzle.json
-  # The positions, and the table memory cubelab's databases take (one byte a state).
+  # The positions, and the table memory cubelab's databases take (four states a byte).
   target/release/cubelab puzzle solve "$def" "${tables[@]}" --moves "$moves" --random "$count" \
     --seed "$seed" --table-states "$states" --max-length 0 --json >"$out/positions" 2>"$out/setup.err" || true
   if [ "${walk:-0}" -gt 0 ]; then
@@ -61,7 +61,7 @@ for line in open(sys.argv[1]): print(json.loads(line)["scramble"])' "$out/positi
   fi
   table_mib=$(RAYON_NUM_THREADS=1 target/release/cubelab puzzle solve "$def" "${tables[@]}" \
     --moves "$moves" --scramble "" --table-states "$states" 2>&1 >/dev/null |
-    sed -n 's/^  .*: \([0-9,]*\) states.*/\1/p' | tr -d , | awk '{s += $1} END {printf "%d", s / 1048576 + 1}')
+    sed -n 's/^  .*: \([0-9,]*\) states.*/\1/p' | tr -d , | awk '{s += $1} END {printf "%d", s / 4 / 1048576 + 1}')
   for round in $(seq "$rounds"); do
     our_s=0 our_kib=0 their_s=0 their_kib=0 lengths="" theirs_lengths=""
     while read -r scramble; do

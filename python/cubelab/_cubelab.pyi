@@ -210,7 +210,7 @@ class PuzzleSolver:
         metric: _Metric = "htm",
         ignore_orientation: Optional[List[str]] = None,
         goal: Optional[str] = None,
-        table_states: int = 200000000,
+        table_states: int = 800000000,
         keep_tables: bool = True,
         data_dir: Optional[_Path] = None,
     ) -> "PuzzleSolver": ...

@@ -111,7 +111,7 @@ pub fn puzzle_gods<'py>(
 }
 
 /// An optimal solver of one puzzle, move set and goal: its pattern databases (projections of
-/// the puzzle, each at most `table_states` states of one byte) built by the library's
+/// the puzzle, each at most `table_states` states, four a byte) built by the library's
 /// breadth-first search when it is made, kept in DATA_DIR as puzzle-NAME-FINGERPRINT.tbl and
 /// mapped by later solvers of the same question (`keep_tables=False` builds them in memory
 /// only). `solve(scramble)` returns the dict `cubelab puzzle solve --json` prints: `solution`,
@@ -130,7 +130,7 @@ pub struct PuzzleSolver {
 impl PuzzleSolver {
     #[new]
     #[pyo3(signature = (puzzle, moves, *, metric = "htm", ignore_orientation = None,
-        goal = None, table_states = 200_000_000, keep_tables = true, data_dir = None))]
+        goal = None, table_states = cubelab::solving::puzzle::DEFAULT_TABLE_STATES, keep_tables = true, data_dir = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,

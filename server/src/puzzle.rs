@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 pub const BUILD_IN_REQUEST: u64 = 1 << 25;
 /// The most states one pattern database of a served solver may hold (as `puzzle solve`'s
 /// default).
-const TABLE_STATES: u64 = 200_000_000;
+const TABLE_STATES: u64 = cubelab::solving::puzzle::DEFAULT_TABLE_STATES;
 /// The most solutions `all` returns for one position.
 const MAX_SOLUTIONS: usize = 1_000;
 /// The most antipodes a God's algorithm answer lists.

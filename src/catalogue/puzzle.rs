@@ -1,5 +1,6 @@
-//! The tables of any puzzle given by its definition: a projection's exact distances (a
-//! [`DefinedSpace`] over a relabelled goal, one byte a state), filled by the one breadth-first
+//! The tables of any puzzle given by its definition: a projection's distances (a
+//! [`DefinedSpace`] over a relabelled goal, its distances mod 3 in two bits a state, as the
+//! solver reads them: [`PROJECTION_ENCODING`]), filled by the one breadth-first
 //! engine, written in the one table format and kept in the data directory, so that a second
 //! solve of the same puzzle maps them instead of building them again.
 //!
@@ -18,6 +19,11 @@ use crate::space::defined::DefinedSpace;
 use crate::table::{Contents, SpaceCode, SpaceParameters, Table, TableError, Verify, write_table};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
+
+/// The encoding of every projection's table: the distance mod 3, four states a byte. The
+/// solver moves by single steps whose inverses are steps too, so a child's distance differs
+/// from its parent's by at most one and the residue says which (see [`crate::search::puzzle`]).
+pub const PROJECTION_ENCODING: Encoding = Encoding::Mod3;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PuzzleTableError {
@@ -136,7 +142,7 @@ pub fn open(
     let table = Table::open_path(&path, "cubelab puzzle solve", Verify::IfNew)?;
     let header = table.header();
     let matches = header.space == space_code(key.metric)
-        && header.encoding == Encoding::Byte
+        && header.encoding == PROJECTION_ENCODING
         && header.entries == space.size()
         && header.parameters.as_ref().is_some_and(|p| {
             p.puzzle == key.puzzle
@@ -156,7 +162,7 @@ fn build(
     space: &DefinedSpace,
     progress: &ProgressBar,
 ) -> Result<(), PuzzleTableError> {
-    let outcome = breadth_first_rows(space, Encoding::Byte, progress)?;
+    let outcome = breadth_first_rows(space, PROJECTION_ENCODING, progress)?;
     let reached: u64 = outcome.histogram.iter().sum();
     if let Some(expected) = space.known_reachable()
         && reached != expected
@@ -173,7 +179,7 @@ fn build(
     })?;
     let contents = Contents {
         space: space_code(key.metric),
-        encoding: Encoding::Byte,
+        encoding: PROJECTION_ENCODING,
         entries: space.size(),
         histogram: outcome.histogram,
         parameters: Some(SpaceParameters {

@@ -71,7 +71,7 @@ pub enum PuzzleError {
     )]
     NoProjection { per_table: String },
     #[error(
-        "the pattern databases need about {needed} (one byte a state) and {available} is available: give a smaller --table-states"
+        "the pattern databases need about {needed} (four states a byte) and {available} is available: give a smaller --table-states"
     )]
     TablesTooLarge { needed: String, available: String },
     #[error(transparent)]
@@ -703,11 +703,15 @@ pub fn default_projections(
     specs
 }
 
+/// The most states one projection's table holds unless asked otherwise: 800 million, 200 MB
+/// at four states a byte.
+pub const DEFAULT_TABLE_STATES: u64 = 800_000_000;
+
 /// What a solver is asked for.
 #[derive(Clone, Debug)]
 pub struct SolverRequest {
     pub space: SpaceRequest,
-    /// The most states (one byte each) one projection's table may hold.
+    /// The most states (four a byte) one projection's table may hold.
     pub per_table: u64,
     /// Where the projections' tables are kept between runs (mapped when there, built and
     /// written when not); `None` builds them in memory for this solver alone.
@@ -752,7 +756,7 @@ pub fn open_solver(
             per_table: thousands(request.per_table),
         });
     }
-    // One byte a state, refused before any table is made where the system has less.
+    // Four states a byte, refused before any table is made where the system has less.
     let states: u128 = specs
         .iter()
         .map(|spec| {
@@ -761,11 +765,12 @@ pub fn open_solver(
                 .unwrap_or(u128::MAX)
         })
         .fold(0u128, u128::saturating_add);
+    let bytes = states.div_ceil(4);
     if let Some(available) = crate::support::memory::available_memory()
-        && states > u128::from(available)
+        && bytes > u128::from(available)
     {
         return Err(PuzzleError::TablesTooLarge {
-            needed: human_bytes(u64::try_from(states).unwrap_or(u64::MAX)),
+            needed: human_bytes(u64::try_from(bytes).unwrap_or(u64::MAX)),
             available: human_bytes(available),
         });
     }

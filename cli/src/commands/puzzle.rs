@@ -7,9 +7,9 @@ use clap::{Args, Subcommand, ValueEnum};
 use cubelab::experiment::{ExperimentRow, ExperimentWriter, Shard, row_puzzle_name};
 use cubelab::model::kpuzzle::Metric;
 use cubelab::solving::puzzle::{
-    GodsAnswer, GodsOptions, OpenedSolver, PuzzleLimits, PuzzleSolution, PuzzleSpace,
-    SolverRequest, SpaceRequest, TableSource, gods, gods_memory, open_definition, open_solver,
-    random_scrambles, solve_scramble,
+    DEFAULT_TABLE_STATES, GodsAnswer, GodsOptions, OpenedSolver, PuzzleLimits, PuzzleSolution,
+    PuzzleSpace, SolverRequest, SpaceRequest, TableSource, gods, gods_memory, open_definition,
+    open_solver, random_scrambles, solve_scramble,
 };
 use cubelab::support::units::{histogram_table, human_bytes, progress_bar, thousands};
 use std::path::{Path, PathBuf};
@@ -135,8 +135,8 @@ pub enum PuzzleCommand {
         /// their count.
         #[arg(long)]
         all: bool,
-        /// The most states one pattern database may hold, one byte each.
-        #[arg(long, value_name = "N", default_value_t = 200_000_000)]
+        /// The most states one pattern database may hold, four a byte (their distances mod 3)
+        #[arg(long, value_name = "N", default_value_t = DEFAULT_TABLE_STATES)]
         table_states: u64,
         /// Build the pattern databases in memory for this run only, writing nothing to
         /// DATA_DIR.
@@ -291,9 +291,10 @@ fn run_solve(
                 TableSource::Read(path) => format!("read from {}", path.display()),
             };
             eprintln!(
-                "  {}: {} states, deepest {}; {source}",
+                "  {}: {} states in {}, deepest {}; {source}",
                 p.name(),
                 thousands(p.states()),
+                human_bytes(p.table_bytes()),
                 p.deepest()
             );
         }

@@ -360,7 +360,10 @@ mod tests {
         let mut numbers = Numbers::with_capacity(3);
         for key in 0..1000u64 {
             let key = key * 0x1_0001;
-            assert_eq!(numbers.number_or_insert(key, key as u32 / 7), (key as u32 / 7, true));
+            assert_eq!(
+                numbers.number_or_insert(key, key as u32 / 7),
+                (key as u32 / 7, true)
+            );
         }
         for key in 0..1000u64 {
             let key = key * 0x1_0001;
