@@ -37,8 +37,11 @@ pub struct Multiset {
 
 impl Multiset {
     /// The multiset with `counts[v]` copies of value `v`; `None` if its arrangements pass
-    /// `u64`.
+    /// `u64` or it has more distinct values than a byte holds.
     pub fn new(counts: Vec<u32>) -> Option<Multiset> {
+        if counts.len() > 256 {
+            return None;
+        }
         let arrangements = multiset_arrangements(&counts)?;
         Some(Multiset {
             slots: counts.iter().sum(),
@@ -59,17 +62,48 @@ impl Multiset {
 
     /// The rank of `values` (each below the number of distinct values, each value as often as
     /// its count says).
+    ///
+    /// The arrangements that put any smaller value in a slot are summed in one term: each
+    /// value's share `remaining * count / slots` is a whole number, so their sum is the
+    /// remaining arrangements times the smaller values' counts over the slots. Two divisions a
+    /// slot, in 64 bits where the products fit (a puzzle solver's move tables rank every value
+    /// of every part: one division per smaller value, in 128 bits, took three quarters of a
+    /// Master Tetraminx solve's setup).
     pub fn rank(&self, values: &[u8]) -> u64 {
         debug_assert_eq!(values.len(), self.slots());
-        let mut left = self.counts.clone();
+        // The counts left, on the stack where they are few (as a projection's are).
+        let (mut few, mut many) = ([0u32; 16], Vec::new());
+        let left: &mut [u32] = if self.counts.len() <= few.len() {
+            few[..self.counts.len()].copy_from_slice(&self.counts);
+            &mut few[..self.counts.len()]
+        } else {
+            many.extend_from_slice(&self.counts);
+            &mut many
+        };
+        if self
+            .arrangements
+            .checked_mul(u64::from(self.slots))
+            .is_some()
+        {
+            let (mut remaining, mut slots, mut rank) =
+                (self.arrangements, u64::from(self.slots), 0);
+            for &value in values {
+                let value = usize::from(value);
+                let smaller: u32 = left[..value].iter().sum();
+                rank += remaining * u64::from(smaller) / slots;
+                remaining = remaining * u64::from(left[value]) / slots;
+                left[value] -= 1;
+                slots -= 1;
+            }
+            return rank;
+        }
         let mut remaining = u128::from(self.arrangements);
         let mut slots = u128::from(self.slots);
         let mut rank = 0u128;
         for &value in values {
             let value = usize::from(value);
-            for &count in &left[..value] {
-                rank += remaining * u128::from(count) / slots;
-            }
+            let smaller: u32 = left[..value].iter().sum();
+            rank += remaining * u128::from(smaller) / slots;
             remaining = remaining * u128::from(left[value]) / slots;
             left[value] -= 1;
             slots -= 1;
@@ -167,5 +201,32 @@ mod tests {
             multiset_arrangements(&[1; 20]),
             Some(2_432_902_008_176_640_000)
         );
+    }
+
+    /// Where the products pass 64 bits (twenty slots, two alike: 20!/2 arrangements times 20
+    /// slots), ranks are still the inverse of unranking, and distinct values still rank as
+    /// permutations.
+    #[test]
+    fn large_multisets_rank_in_128_bits() {
+        let mut counts = vec![1; 18];
+        counts.push(2);
+        let pair = Multiset::new(counts).unwrap();
+        assert!(pair.arrangements().checked_mul(20).is_none());
+        let mut values = vec![0u8; 20];
+        for rank in [
+            0,
+            1,
+            12_345_678_901,
+            pair.arrangements() / 3,
+            pair.arrangements() - 1,
+        ] {
+            pair.unrank(rank, &mut values);
+            assert_eq!(pair.rank(&values), rank);
+        }
+        let twenty = Multiset::new(vec![1; 20]).unwrap();
+        let values: Vec<u8> = (0..20).rev().collect();
+        assert_eq!(twenty.rank(&values), twenty.arrangements() - 1);
+        assert_eq!(twenty.rank(&values), rank_arrangement(&values, 20));
+        assert!(Multiset::new(vec![0; 257]).is_none());
     }
 }
