@@ -126,11 +126,15 @@ pub struct PuzzleSolver {
     sources: Vec<TableSource>,
 }
 
+// Python's signature shows its defaults as written, so the default is a literal here: the
+// library's, as the compiler checks.
+const _: () = assert!(cubelab::solving::puzzle::DEFAULT_TABLE_STATES == 800_000_000);
+
 #[pymethods]
 impl PuzzleSolver {
     #[new]
     #[pyo3(signature = (puzzle, moves, *, metric = "htm", ignore_orientation = None,
-        goal = None, table_states = cubelab::solving::puzzle::DEFAULT_TABLE_STATES, keep_tables = true, data_dir = None))]
+        goal = None, table_states = 800_000_000, keep_tables = true, data_dir = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
