@@ -85,30 +85,10 @@ impl Multiset {
             .checked_mul(u64::from(self.slots))
             .is_some()
         {
-            let (mut remaining, mut slots, mut rank) =
-                (self.arrangements, u64::from(self.slots), 0);
-            for &value in values {
-                let value = usize::from(value);
-                let smaller: u32 = left[..value].iter().sum();
-                rank += remaining * u64::from(smaller) / slots;
-                remaining = remaining * u64::from(left[value]) / slots;
-                left[value] -= 1;
-                slots -= 1;
-            }
-            return rank;
+            rank_in::<u64>(self.arrangements, self.slots, left, values)
+        } else {
+            rank_in::<u128>(self.arrangements, self.slots, left, values) as u64
         }
-        let mut remaining = u128::from(self.arrangements);
-        let mut slots = u128::from(self.slots);
-        let mut rank = 0u128;
-        for &value in values {
-            let value = usize::from(value);
-            let smaller: u32 = left[..value].iter().sum();
-            rank += remaining * u128::from(smaller) / slots;
-            remaining = remaining * u128::from(left[value]) / slots;
-            left[value] -= 1;
-            slots -= 1;
-        }
-        rank as u64
     }
 
     /// The arrangement of rank `rank` (below [`Multiset::arrangements`]), into `values`.
@@ -131,6 +111,30 @@ impl Multiset {
             slots -= 1;
         }
     }
+}
+
+/// [`Multiset::rank`]'s sum in `T`, wide enough for the arrangements times the slots;
+/// `left` holds the value counts and is used up.
+#[inline]
+fn rank_in<T>(arrangements: u64, slots: u32, left: &mut [u32], values: &[u8]) -> T
+where
+    T: Copy
+        + From<u32>
+        + From<u64>
+        + std::ops::Add<Output = T>
+        + std::ops::Mul<Output = T>
+        + std::ops::Div<Output = T>,
+{
+    let (mut remaining, mut slots, mut rank) = (T::from(arrangements), slots, T::from(0u32));
+    for &value in values {
+        let value = usize::from(value);
+        let smaller: u32 = left[..value].iter().sum();
+        rank = rank + remaining * T::from(smaller) / T::from(slots);
+        remaining = remaining * T::from(left[value]) / T::from(slots);
+        left[value] -= 1;
+        slots -= 1;
+    }
+    rank
 }
 
 #[cfg(test)]
