@@ -7,9 +7,10 @@
 //! each projection, so a projection's distance is a lower bound on the puzzle's, and so is the
 //! largest of them: the search never passes over a shorter solution.
 //!
-//! A table holds each state's distance mod 3 in 2 bits ([`Mod3`](crate::packing::Encoding::Mod3)), four states a
-//! byte ([`PROJECTION_ENCODING`]): the search moves by single steps whose inverses are steps too, so a child's distance
-//! differs from its parent's by at most one, and the residue says which of the three it is.
+//! A table holds each state's distance mod 3 in 2 bits, four states a byte
+//! ([`PROJECTION_ENCODING`]): the search moves by single steps whose inverses are steps too, so
+//! a child's distance differs from its parent's by at most one, and the residue says which of
+//! the three it is.
 //! A node carries each projection's exact distance, found for the start by walking down the
 //! table to the goal. Byte entries would hold a quarter of the states in the same memory; the
 //! Master Tetraminx's 14-move position of the benchmark searches 408 thousand nodes over tables
