@@ -27,8 +27,9 @@
 use crate::bfs::{BfsError, breadth_first_rows};
 use crate::catalogue::puzzle::PROJECTION_ENCODING;
 use crate::model::kpuzzle::{Generators, Pattern};
+use crate::search::descent::exact_distance;
+use crate::space::StateSpace;
 use crate::space::defined::{DefinedSpace, DefinedSpaceError};
-use crate::space::{MoveSpace, StateSpace};
 use crate::table::Table;
 use indicatif::ProgressBar;
 use std::time::{Duration, Instant};
@@ -117,7 +118,7 @@ impl Projection {
     /// The entry of rank `rank`: its distance mod 3, or [`UNREACHED`].
     #[inline]
     fn residue(&self, rank: u64) -> u8 {
-        (self.distances.bytes()[(rank / 4) as usize] >> ((rank & 3) * 2)) & 3
+        crate::packing::entry(PROJECTION_ENCODING, self.distances.bytes(), rank)
     }
 
     /// Asks for the byte [`Projection::residue`] reads for `rank`.
@@ -127,22 +128,19 @@ impl Projection {
     }
 
     /// The exact distance of rank `rank`, or `None` where no state has it: the table walked
-    /// down, a state one step closer being a neighbour whose residue is one less, to a goal.
-    pub fn distance(&self, mut rank: u64) -> Option<u8> {
-        let goals = self.space.goals();
-        let mut steps = 0u8;
-        while !goals.contains(&rank) {
-            let residue = self.residue(rank);
-            if residue == UNREACHED {
-                return None;
-            }
-            let closer = (residue + 2) % 3;
-            rank = (0..self.space.move_count())
-                .map(|turn| self.space.apply(rank, turn))
-                .find(|&next| self.residue(next) == closer)?;
-            steps = steps.checked_add(1)?;
+    /// down to the goal ([`exact_distance`]).
+    pub fn distance(&self, rank: u64) -> Option<u8> {
+        if self.residue(rank) == UNREACHED {
+            return None;
         }
-        Some(steps)
+        let bytes = self.distances.bytes();
+        exact_distance(
+            &self.space,
+            PROJECTION_ENCODING,
+            bytes,
+            rank,
+            self.space.goal(),
+        )
     }
 
     /// What the projection keeps, for people.
@@ -652,6 +650,7 @@ mod tests {
     use crate::model::kpuzzle::Metric;
     use crate::model::kpuzzle::tests::toy;
     use crate::packing::Encoding;
+    use crate::space::MoveSpace;
 
     /// The projection of `definition`'s solved pattern relabelled by `relabel`, the twists of
     /// `ignored` forgotten, filled in memory.
