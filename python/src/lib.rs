@@ -710,7 +710,13 @@ fn coset<'py>(
         .detach(|| {
             let started = Instant::now();
             let class = coset_run::Class::of(&representative);
-            let solver = coset_run::open_solver(&dir, metric, finish).map_err(|e| e.to_string())?;
+            let solver = coset_run::open_solver(
+                &dir,
+                metric,
+                &limits,
+                std::slice::from_ref(&representative),
+            )
+            .map_err(|e| e.to_string())?;
             let progress = CosetProgress {
                 watch: &[],
                 on_depth: &mut |_| {},

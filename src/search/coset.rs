@@ -275,6 +275,42 @@ pub struct CosetProgress<'a> {
     pub on_finish: &'a (dyn Fn(u64, u64) + Sync),
 }
 
+/// Checks that a run of the coset of `representative` within `limits` can start: a depth
+/// within [`MAX_DEPTH`] that the coset reaches (its distance into H read from `into_h`), and
+/// memory for a set and a prepass. It needs only the distance table, so a front end checks
+/// its runs before the solver's turns are built (seconds of work).
+pub fn check_run(
+    into_h: &DistanceIntoH,
+    representative: &Cube3,
+    limits: &CosetLimits,
+) -> Result<(), CosetError> {
+    let deepest = limits.max_depth.max(limits.search_depth);
+    if deepest > MAX_DEPTH {
+        return Err(CosetError::TooDeep { asked: deepest });
+    }
+    let reach = u32::from(into_h.distance(Phase1Coord::of(representative)));
+    if limits.max_depth < reach {
+        return Err(CosetError::BelowReach {
+            max_depth: limits.max_depth,
+            reach,
+        });
+    }
+    // One set, and the blocks of the last one still waiting for a reader in a prepass
+    // (a tenth of a set at most, see `CosetSpace::orbits`). The turns are not counted: built,
+    // they are already out of the available memory; not yet, their own reservation fails
+    // with `CosetError::Allocation`.
+    let needed = BlockPool::bytes(rayon::current_num_threads());
+    if let Some(available) = crate::support::memory::available_memory()
+        && available < needed
+    {
+        return Err(CosetError::NotEnoughMemory {
+            needed: crate::support::units::human_bytes(needed),
+            available: crate::support::units::human_bytes(available),
+        });
+    }
+    Ok(())
+}
+
 impl CosetSolver {
     /// The solver over `into_h`'s table, whose turns it builds (see [`TurnsIntoH`]), in that
     /// table's metric.
@@ -356,32 +392,9 @@ impl CosetSolver {
         )
     }
 
-    /// Checks that a run can start: a depth within [`MAX_DEPTH`] that the coset reaches, and
-    /// memory for a set and a prepass.
+    /// Checks that a run can start (see [`check_run`]).
     pub fn check(&self, representative: &Cube3, limits: &CosetLimits) -> Result<(), CosetError> {
-        let deepest = limits.max_depth.max(limits.search_depth);
-        if deepest > MAX_DEPTH {
-            return Err(CosetError::TooDeep { asked: deepest });
-        }
-        let reach = self.reach(representative);
-        if limits.max_depth < reach {
-            return Err(CosetError::BelowReach {
-                max_depth: limits.max_depth,
-                reach,
-            });
-        }
-        // One set, and the blocks of the last one still waiting for a reader in a prepass
-        // (a tenth of a set at most, see `CosetSpace::orbits`); the turns are already built.
-        let needed = BlockPool::bytes(rayon::current_num_threads());
-        if let Some(available) = crate::support::memory::available_memory()
-            && available < needed
-        {
-            return Err(CosetError::NotEnoughMemory {
-                needed: crate::support::units::human_bytes(needed),
-                available: crate::support::units::human_bytes(available),
-            });
-        }
-        Ok(())
+        check_run(self.turns.distances(), representative, limits)
     }
 
     /// Runs the search on the coset of `representative` up to `limits.max_depth`, or until every

@@ -14,7 +14,7 @@ use crate::table::TableError;
 
 pub use crate::search::coset::{
     CosetError, CosetLimits, CosetProgress, CosetResult, CosetSolver, DepthCount, MAX_DEPTH,
-    default_search_depth, gods_number,
+    check_run, default_search_depth, gods_number,
 };
 pub use crate::search::coset_finish::{FINISH_AT_MOST, FINISH_LIMIT};
 pub use crate::search::cosets::{COSETS, CosetList, DISTINCT_COSETS};
@@ -59,17 +59,22 @@ pub fn missing_tables(
     Ok(())
 }
 
-/// The coset solver over the tables of `metric` in `data_dir` (its phase-1 turns built: a
-/// few seconds), with `finish` also the two-phase search that proves a bound run's last
-/// positions.
+/// The coset solver over the tables of `metric` in `data_dir` for runs within `limits` of the
+/// cosets of `representatives`: each run is checked first (see [`check_run`]), so that a run
+/// that cannot start costs no build of the phase-1 turns (a few seconds). Runs that finish
+/// (see [`finishes`]) also get the two-phase search that proves a bound run's last positions.
 pub fn open_solver(
     data_dir: &std::path::Path,
     metric: Metric,
-    finish: bool,
+    limits: &CosetLimits,
+    representatives: &[Cube3],
 ) -> Result<CosetSolver, CosetRunError> {
     let into_h = DistanceIntoH::open(data_dir, metric)?;
+    for representative in representatives {
+        check_run(&into_h, representative, limits)?;
+    }
     let solver = CosetSolver::new(into_h)?;
-    if !finish {
+    if !finishes(metric, limits) {
         return Ok(solver);
     }
     let two_phase = TwoPhaseSolver::open(data_dir)?;

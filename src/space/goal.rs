@@ -358,21 +358,30 @@ mod tests {
         let kinds = part_kinds(mask);
         let every_edge = kinds.contains(&PartKind::Flips);
         let every_corner = kinds.contains(&PartKind::Twists);
+        // A state's key: the named pieces' slots and twists, the placed-only pieces' slot sets.
+        // Every key of one mask has the same layout, so a byte a field is enough: a slot and
+        // its twist as `slot * 4 + twist` (at most 19 * 4 + 2), a set as its bytes. A fixed
+        // array (at most 12 + 12 + 3 + 8 + 8 bytes) keeps the search free of allocations.
         let key = |cube: &Cube3| {
-            let mut key = Vec::new();
+            let mut key = [0u8; 48];
+            let mut len = 0;
+            let mut push = |byte: u8| {
+                key[len] = byte;
+                len += 1;
+            };
+            let named_edges = if every_edge {
+                mask.solved_edges
+            } else {
+                mask.solved_edges | (mask.oriented_edges & !mask.placed_edges)
+            };
             for e in 0..12u8 {
-                let slot = cube.edges.perm.iter().position(|&p| p == e).unwrap_or(0);
-                let named = if every_edge {
-                    mask.solved_edges
-                } else {
-                    mask.solved_edges | (mask.oriented_edges & !mask.placed_edges)
-                };
-                if named >> e & 1 == 1 {
-                    key.push((slot as u8, cube.edges.ori[slot]));
+                if named_edges >> e & 1 == 1 {
+                    let slot = cube.edges.perm.iter().position(|&p| p == e).unwrap_or(0);
+                    push(slot as u8 * 4 + cube.edges.ori[slot]);
                 }
             }
             if every_edge {
-                key.extend(cube.edges.ori.iter().map(|&o| (99, o)));
+                cube.edges.ori.iter().for_each(|&o| push(o));
             }
             // Pieces placed only as a set: the set of slots they occupy.
             let set = |perm: &[u8], placed: u16| {
@@ -382,42 +391,42 @@ mod tests {
             };
             let edge_set = set(&cube.edges.perm, mask.placed_edges);
             let corner_set = set(&cube.corners.perm, mask.placed_corners.into());
-            key.push(((edge_set & 0xFF) as u8, (edge_set >> 8) as u8));
-            key.push((corner_set as u8, 97));
+            push((edge_set & 0xFF) as u8);
+            push((edge_set >> 8) as u8);
+            push(corner_set as u8);
+            let named_corners = if every_corner {
+                mask.solved_corners
+            } else {
+                mask.solved_corners | (mask.oriented_corners & !mask.placed_corners)
+            };
             for c in 0..8u8 {
-                let slot = cube.corners.perm.iter().position(|&p| p == c).unwrap_or(0);
-                let named = if every_corner {
-                    mask.solved_corners
-                } else {
-                    mask.solved_corners | (mask.oriented_corners & !mask.placed_corners)
-                };
-                if named >> c & 1 == 1 {
-                    key.push((slot as u8 + 12, cube.corners.ori[slot]));
+                if named_corners >> c & 1 == 1 {
+                    let slot = cube.corners.perm.iter().position(|&p| p == c).unwrap_or(0);
+                    push((slot as u8 + 12) * 4 + cube.corners.ori[slot]);
                 }
             }
             if every_corner {
-                key.extend(cube.corners.ori.iter().map(|&o| (98, o)));
+                cube.corners.ori.iter().for_each(|&o| push(o));
             }
             key
         };
         // Start from every goal state, found as the cubes of the goal's own enumeration, each
         // checked against the mask.
         // FxHash: the keys are the search's own, not an adversary's.
-        let mut seen: FxHashMap<Vec<(u8, u8)>, u8> = FxHashMap::default();
+        let mut seen: FxHashMap<[u8; 48], u8> = FxHashMap::default();
         let mut queue = VecDeque::new();
         for cube in goal_cubes(mask) {
             assert!(mask.is_reached(&cube));
             if seen.insert(key(&cube), 0).is_none() {
-                queue.push_back(cube);
+                queue.push_back((cube, 0));
             }
         }
         let moves = metric.generators(&Face::ALL);
-        while let Some(cube) = queue.pop_front() {
-            let d = seen[&key(&cube)];
+        while let Some((cube, d)) = queue.pop_front() {
             for &m in &moves {
                 let next = cube.apply(m);
                 seen.entry(key(&next)).or_insert_with(|| {
-                    queue.push_back(next);
+                    queue.push_back((next, d + 1));
                     d + 1
                 });
             }

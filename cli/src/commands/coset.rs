@@ -99,12 +99,8 @@ pub fn run_coset(
     missing_tables(data_dir, args.metric, finish).map_err(|e| e.to_string())?;
     let spinner = cubelab::support::units::spinner("coset");
     spinner.set_message("phase-1 turns");
-    let solver = open_solver(data_dir, args.metric, finish).map_err(|e| e.to_string())?;
-    for representative in &cosets {
-        solver
-            .check(representative, &args.limits)
-            .map_err(|e| e.to_string())?;
-    }
+    let solver =
+        open_solver(data_dir, args.metric, &args.limits, &cosets).map_err(|e| e.to_string())?;
     if args.csv {
         let coset = if args.from_file { "coset," } else { "" };
         crate::outln!("{coset}depth,count,total,exact,sequences,seconds,prepass_seconds")?;
