@@ -113,6 +113,7 @@ class PuzzleGods(TypedDict):
     """What `puzzle_gods` returns (the object `cubelab puzzle gods --json` prints)."""
 
     puzzle: str
+    generators: List[str]
     moves: List[str]
     metric: Literal["htm", "qtm"]
     counts: List[int]

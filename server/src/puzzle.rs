@@ -1,8 +1,9 @@
-//! `POST /puzzle/solve` and `POST /puzzle/gods`: any puzzle whose KPuzzle definition is in
-//! the data directory's `puzzles/` (by name only: a request names no file), as `cubelab
-//! puzzle solve --json` and `cubelab puzzle gods --json` answer them.
+//! `POST /puzzle/solve` and `POST /puzzle/gods`: any puzzle, as `cubelab puzzle solve --json`
+//! and `cubelab puzzle gods --json` answer them, named by its KPuzzle definition's name in the
+//! data directory's `puzzles/` (a request names no file) or given whole in the request
+//! (`definition`, as cubing.js emits it), with an optional sub-goal (`goal`, a pattern).
 //!
-//! A solver is opened once per question (puzzle, moves, metric, forgotten twists) and kept
+//! A solver is opened once per question (puzzle, moves, metric, forgotten twists, goal) and kept
 //! (the last [`OPEN_SOLVERS`] questions); its pattern databases are mapped when kept in the
 //! data directory, and a missing one is built in the request only if it is small (at most
 //! [`BUILD_IN_REQUEST`] states, about a second) and the server's requests have built fewer
@@ -16,7 +17,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::extract::rejection::BytesRejection;
 use axum::http::{HeaderMap, StatusCode};
-use cubelab::model::kpuzzle::Metric;
+use cubelab::model::kpuzzle::{KPuzzleDefinition, Metric};
 use cubelab::solving::puzzle::{
     GodsOptions, OpenedSolver, PuzzleError, PuzzleLimits, PuzzleSolver, PuzzleSpace, SolverRequest,
     SpaceRequest, TableSource, definition_names, gods, open_definition, open_solver,
@@ -40,8 +41,9 @@ const ANTIPODES: usize = 100;
 /// The most solvers kept open (each maps its databases); the oldest is dropped for a new one.
 const OPEN_SOLVERS: usize = 16;
 
-/// What identifies a solver: the puzzle, the moves, the metric and the forgotten twists.
-type SolverKey = (String, String, Metric, Vec<String>);
+/// What identifies a solver: the puzzle (its name, or the text of a definition given whole), the
+/// moves, the metric, the forgotten twists and the goal.
+type SolverKey = (String, String, Metric, Vec<String>, Option<String>);
 
 /// One question's solver, once opened; its lock is held while it is opened, by that request
 /// alone.
@@ -67,8 +69,13 @@ struct OpenPuzzle {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct PuzzleBody {
-    /// A definition's name in the data directory's `puzzles/` (`pyraminx`, `skewb`...).
-    puzzle: String,
+    /// A definition's name in the data directory's `puzzles/` (`pyraminx`, `skewb`...)...
+    puzzle: Option<String>,
+    /// ...or the definition itself, a KPuzzle definition object.
+    definition: Option<Value>,
+    /// A goal other than the solved pattern, as cubing.js's pattern object (pieces given one
+    /// value are alike): a sub-goal.
+    goal: Option<Value>,
     /// Generator moves, comma-separated: every power of each is a move.
     moves: String,
     /// htm (every power one move) or qtm (a power costs its amount).
@@ -88,16 +95,76 @@ struct PuzzleBody {
     timeout: Option<f64>,
 }
 
-impl PuzzleBody {
-    /// The question, read: a definition named (never a path), the moves and metric.
-    fn request(&self) -> Result<SpaceRequest, ApiError> {
-        let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-        if self.puzzle.is_empty() || self.puzzle.len() > 64 || !self.puzzle.chars().all(plain) {
-            return Err(ApiError::bad(format!(
-                "puzzle '{}': give the name of a definition in the server's puzzles/ (letters, digits, _ and -), e.g. pyraminx",
-                self.puzzle.chars().take(64).collect::<String>()
-            )));
+/// The puzzle a request asks about.
+enum Asked {
+    /// By name, from the data directory's `puzzles/`.
+    Named(String),
+    /// Given whole; `key` is its text, which keys its solver (a hash could be made to collide
+    /// with another client's definition).
+    Given {
+        definition: Box<KPuzzleDefinition>,
+        key: String,
+    },
+}
+
+impl Asked {
+    /// What keys this puzzle's solvers.
+    fn key(&self) -> String {
+        match self {
+            Asked::Named(name) => name.clone(),
+            Asked::Given { key, .. } => key.clone(),
         }
+    }
+
+    /// The definition: read from `dir` when named.
+    fn open(&self, dir: &std::path::Path) -> Result<KPuzzleDefinition, ApiError> {
+        match self {
+            Asked::Named(name) => Ok(open_definition(dir, name)
+                .map_err(|e| api_error(dir, e))?
+                .definition),
+            Asked::Given { definition, .. } => Ok((**definition).clone()),
+        }
+    }
+
+    /// How `cubelab puzzle` names it in a hint.
+    fn shown(&self) -> &str {
+        match self {
+            Asked::Named(name) => name,
+            Asked::Given { .. } => "DEFINITION.json",
+        }
+    }
+}
+
+impl PuzzleBody {
+    /// The question, read: a definition named (never a path) or given whole, the moves,
+    /// metric and goal.
+    fn request(&self) -> Result<(Asked, SpaceRequest), ApiError> {
+        let asked = match (&self.puzzle, &self.definition) {
+            (Some(name), None) => {
+                let plain = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+                if name.is_empty() || name.len() > 64 || !name.chars().all(plain) {
+                    return Err(ApiError::bad(format!(
+                        "puzzle '{}': give the name of a definition in the server's puzzles/ (letters, digits, _ and -), e.g. pyraminx, or the definition itself as 'definition'",
+                        name.chars().take(64).collect::<String>()
+                    )));
+                }
+                Asked::Named(name.clone())
+            }
+            (None, Some(definition)) => {
+                let text = definition.to_string();
+                let read = KPuzzleDefinition::from_json_str(&text)
+                    .map_err(|e| ApiError::bad(format!("definition: {e}")))?;
+                Asked::Given {
+                    definition: Box::new(read),
+                    key: format!("given:{text}"),
+                }
+            }
+            _ => {
+                return Err(ApiError::bad(
+                    "give the puzzle by 'puzzle' (a definition's name in the server's puzzles/) or by 'definition' (a KPuzzle definition object), one of the two",
+                ));
+            }
+        };
         let metric = match self.metric.as_deref().unwrap_or("htm") {
             "htm" => Metric::Htm,
             "qtm" => Metric::Qtm,
@@ -107,12 +174,13 @@ impl PuzzleBody {
                 )));
             }
         };
-        Ok(SpaceRequest {
+        let request = SpaceRequest {
             moves: self.moves.clone(),
             metric,
             ignore_orientation: self.ignore_orientation.clone(),
-            goal: None,
-        })
+            goal: self.goal.as_ref().map(Value::to_string),
+        };
+        Ok((asked, request))
     }
 }
 
@@ -141,6 +209,7 @@ fn api_error(dir: &std::path::Path, e: PuzzleError) -> ApiError {
         PuzzleError::Moves(_)
         | PuzzleError::UnknownOrbit(..)
         | PuzzleError::Space(_)
+        | PuzzleError::Goal(_)
         | PuzzleError::NoProjection { .. }
         | PuzzleError::Scramble(..)
         | PuzzleError::Unsolvable(_) => StatusCode::BAD_REQUEST,
@@ -162,14 +231,15 @@ impl Server {
     /// requests never build one table twice.
     fn puzzle_solver(
         &self,
-        puzzle: &str,
+        puzzle: &Asked,
         request: &SpaceRequest,
     ) -> Result<Arc<OpenPuzzle>, ApiError> {
         let key: SolverKey = (
-            puzzle.to_string(),
+            puzzle.key(),
             request.moves.clone(),
             request.metric,
             request.ignore_orientation.clone(),
+            request.goal.clone(),
         );
         let cell = {
             let mut cells = self.puzzles.cells.lock().unwrap_or_else(|e| e.into_inner());
@@ -190,7 +260,7 @@ impl Server {
             return Ok(Arc::clone(open));
         }
         let dir = self.data_dir();
-        let opened = open_definition(dir, puzzle).map_err(|e| api_error(dir, e))?;
+        let definition = puzzle.open(dir)?;
         let spent = *self.puzzles.built.lock().unwrap_or_else(|e| e.into_inner());
         let solver_request = SolverRequest {
             space: request.clone(),
@@ -205,8 +275,7 @@ impl Server {
         };
         let progress = indicatif::ProgressBar::hidden();
         let OpenedSolver { solver, sources } =
-            open_solver(&opened.definition, &solver_request, &progress)
-                .map_err(|e| api_error(dir, e))?;
+            open_solver(&definition, &solver_request, &progress).map_err(|e| api_error(dir, e))?;
         let built: u128 = solver
             .projections()
             .iter()
@@ -215,10 +284,7 @@ impl Server {
             .map(|(p, _)| u128::from(p.states()))
             .sum();
         *self.puzzles.built.lock().unwrap_or_else(|e| e.into_inner()) += built;
-        let open = Arc::new(OpenPuzzle {
-            solver,
-            definition: opened.definition,
-        });
+        let open = Arc::new(OpenPuzzle { solver, definition });
         *slot = Some(Arc::clone(&open));
         Ok(open)
     }
@@ -244,7 +310,7 @@ pub(super) async fn solve(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let asked: PuzzleBody = body(&headers, bytes)?;
-    let request = asked.request()?;
+    let (puzzle, request) = asked.request()?;
     let (scrambles, single) = one_or_many(
         asked.scramble,
         asked.scrambles,
@@ -255,7 +321,7 @@ pub(super) async fn solve(
     let client = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
     let permit = server.permits(client, true).await?;
     let worker = Arc::clone(&server);
-    let (puzzle, all, max_length) = (asked.puzzle, asked.all, asked.max_length);
+    let (all, max_length) = (asked.all, asked.max_length);
     let answers = tokio::task::spawn_blocking(move || -> Result<Vec<Value>, ApiError> {
         let _permit = permit;
         let open = worker.puzzle_solver(&puzzle, &request)?;
@@ -304,7 +370,7 @@ pub(super) async fn gods_run(
     bytes: Result<Bytes, BytesRejection>,
 ) -> ApiResult {
     let asked: PuzzleBody = body(&headers, bytes)?;
-    let request = asked.request()?;
+    let (puzzle, request) = asked.request()?;
     if asked.scramble.is_some() || asked.scrambles.is_some() || asked.all {
         return Err(ApiError::bad(
             "God's algorithm takes no scramble nor 'all': send those to /puzzle/solve",
@@ -313,19 +379,18 @@ pub(super) async fn gods_run(
     let client = client.map_or(IpAddr::from([0, 0, 0, 0]), |c| c.0.0);
     let permit = server.permits(client, true).await?;
     let dir = server.data_dir().to_path_buf();
-    let puzzle = asked.puzzle;
     let answer = tokio::task::spawn_blocking(move || -> Result<Value, ApiError> {
         let _permit = permit;
-        let opened = open_definition(&dir, &puzzle).map_err(|e| api_error(&dir, e))?;
-        let space =
-            PuzzleSpace::new(&opened.definition, &request).map_err(|e| api_error(&dir, e))?;
+        let definition = puzzle.open(&dir)?;
+        let space = PuzzleSpace::new(&definition, &request).map_err(|e| api_error(&dir, e))?;
         let states = cubelab::space::StateSpace::size(&space.space);
         if states > BUILD_IN_REQUEST {
             return Err(ApiError {
                 status: StatusCode::CONFLICT,
                 message: format!(
-                    "{} has {states} states under these moves, more than the {BUILD_IN_REQUEST} a request may run: run `cubelab puzzle gods {puzzle} --moves {}` instead",
-                    opened.definition.name(),
+                    "{} has {states} states under these moves, more than the {BUILD_IN_REQUEST} a request may run: run `cubelab puzzle gods {} --moves {}` instead",
+                    definition.name(),
+                    puzzle.shown(),
                     request.moves
                 ),
             });
@@ -336,7 +401,7 @@ pub(super) async fn gods_run(
             memory: None,
         };
         let progress = indicatif::ProgressBar::hidden();
-        let answer = gods(&space, opened.definition.name(), &options, &progress)
+        let answer = gods(&space, definition.name(), &options, &progress)
             .map_err(|e| api_error(&dir, e))?;
         Ok(json!(answer))
     })
@@ -355,7 +420,9 @@ mod tests {
     #[test]
     fn a_puzzle_is_a_name_never_a_path() {
         let body = |puzzle: &str| PuzzleBody {
-            puzzle: puzzle.to_string(),
+            puzzle: Some(puzzle.to_string()),
+            definition: None,
+            goal: None,
             moves: "U".into(),
             metric: None,
             ignore_orientation: Vec::new(),

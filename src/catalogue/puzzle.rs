@@ -70,11 +70,13 @@ impl ProjectionKey {
     }
 
     /// Where the table lives in `dir`: `puzzle-<name>-<fingerprint>.tbl`, the name reduced to
-    /// lower-case letters, digits and dashes.
+    /// lower-case letters, digits and dashes, and to its first 40 characters (a definition
+    /// given to the server names itself; the fingerprint tells tables apart).
     pub fn path(&self, dir: &Path) -> PathBuf {
         let name: String = self
             .puzzle
             .chars()
+            .take(40)
             .map(|c| {
                 if c.is_ascii_alphanumeric() {
                     c.to_ascii_lowercase()

@@ -50,15 +50,24 @@ pub enum PuzzleError {
     #[error(transparent)]
     Space(#[from] DefinedSpaceError),
     #[error(
-        "God's algorithm over {states} states needs about {needed} of memory ({table} for the table at {bits} bits a state, {moves} for the move tables), and {available} is available: free memory, ignore an orbit's orientation, or run it on a machine with at least {needed}"
+        "God's algorithm over {} states needs about {} of memory ({} for the table at {bits} bits a state, {} for the move tables), and {} is available, enough for about {} states: free memory, ignore an orbit's orientation or make pieces identical in a --goal to shrink the space, or run it on a machine with at least {}",
+        thousands(*.states),
+        human_bytes(.table + .moves),
+        human_bytes(*.table),
+        human_bytes(*.moves),
+        human_bytes(*.available),
+        thousands(*.fits),
+        human_bytes(.table + .moves)
     )]
     NotEnoughMemory {
-        states: String,
-        needed: String,
-        table: String,
+        states: u64,
+        /// Bytes of the table and of the move tables.
+        table: u64,
+        moves: u64,
         bits: u32,
-        moves: String,
-        available: String,
+        available: u64,
+        /// About how many states the available memory holds beside the move tables.
+        fits: u64,
     },
     #[error(transparent)]
     Search(#[from] BfsError),
@@ -300,6 +309,9 @@ impl Entries<'_> {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct GodsAnswer {
     pub puzzle: String,
+    /// The generators as listed (`U,F,R` gives `["U", "F", "R"]`).
+    pub generators: Vec<String>,
+    /// Every move of the search: each generator's powers.
     pub moves: Vec<String>,
     pub metric: &'static str,
     /// Positions at each distance, index = distance.
@@ -376,13 +388,14 @@ pub fn gods(
     if let Some(available) = available
         && table + moves > available
     {
+        let per_state = (table as f64 / space.size().max(1) as f64).max(f64::MIN_POSITIVE);
         return Err(PuzzleError::NotEnoughMemory {
-            states: thousands(space.size()),
-            needed: human_bytes(table + moves),
-            table: human_bytes(table),
+            states: space.size(),
+            table,
+            moves,
             bits,
-            moves: human_bytes(moves),
-            available: human_bytes(available),
+            available,
+            fits: (available.saturating_sub(moves) as f64 / per_state) as u64,
         });
     }
     let encoding = gods_encoding(space.size());
@@ -426,6 +439,7 @@ pub fn gods(
     }
     Ok(GodsAnswer {
         puzzle: name.to_string(),
+        generators: puzzle.generators.classes().to_vec(),
         moves: (0..space.move_count())
             .map(|turn| {
                 let generator = space.generator_of(turn);

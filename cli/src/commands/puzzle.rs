@@ -417,17 +417,16 @@ fn run_gods(
     let opened = open_definition(data_dir, puzzle).map_err(|e| e.to_string())?;
     let name = opened.definition.name().to_string();
     let space = PuzzleSpace::new(&opened.definition, request).map_err(|e| e.to_string())?;
+    // Said before the run, with --json too (on standard error, beside the JSON).
     let (table, moves, bits) = gods_memory(&space.space);
-    if !json {
-        eprintln!(
-            "{name}: {} ranks ({}), {} moves; about {} of memory ({bits}-bit entries, {} of move tables)",
-            thousands(space.space.ranks()),
-            space.space.describe(),
-            space.space.moves(),
-            human_bytes(table + moves),
-            human_bytes(moves)
-        );
-    }
+    eprintln!(
+        "{name}: {} ranks ({}), {} moves; about {} of memory ({bits}-bit entries, {} of move tables)",
+        thousands(space.space.ranks()),
+        space.space.describe(),
+        space.space.moves(),
+        human_bytes(table + moves),
+        human_bytes(moves)
+    );
     let bar = progress_bar(0, &format!("{name} positions"));
     let options = GodsOptions {
         checkpoint,

@@ -91,6 +91,72 @@ fn a_hand_written_2x2_has_the_published_distances_in_both_metrics() {
     }
 }
 
+/// A run's distribution drawn twice: by `puzzle gods --chart` as it runs, and by `stats plot
+/// --gods` from its saved `--json` output; an altered file is refused.
+#[test]
+fn a_runs_distribution_is_charted_by_the_run_and_by_stats() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hand.kpuzzle.json");
+    std::fs::write(&file, HAND_2X2).unwrap();
+    let chart = dir.path().join("run.svg");
+    let text = run_json(
+        "gods",
+        dir.path(),
+        &[
+            file.to_str().unwrap(),
+            "--moves",
+            "U,R,F",
+            "--chart",
+            chart.to_str().unwrap(),
+        ],
+    );
+    let drawn = std::fs::read_to_string(&chart).unwrap();
+    assert!(
+        drawn.contains("<svg") && drawn.contains("3,674,160"),
+        "{drawn}"
+    );
+    let saved = dir.path().join("run.json");
+    std::fs::write(&saved, &text).unwrap();
+    let charts = dir.path().join("charts");
+    let stats = |gods: &Path| {
+        Command::new(env!("CARGO_BIN_EXE_stats"))
+            .args(["--data-dir"])
+            .arg(dir.path())
+            .args(["plot", "--format", "svg", "--out"])
+            .arg(&charts)
+            .arg("--gods")
+            .arg(gods)
+            .output()
+            .unwrap()
+    };
+    let out = stats(&saved);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    for suffix in ["", "-log"] {
+        let path = charts.join(format!(
+            "puzzle-hand-2x2x2-u-r-f-htm-distribution{suffix}.svg"
+        ));
+        let drawn = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+        assert!(
+            drawn.contains("hand 2x2x2 under") && drawn.contains("3,674,160"),
+            "{drawn}"
+        );
+    }
+    let altered = dir.path().join("altered.json");
+    std::fs::write(
+        &altered,
+        text.replacen("\"total\":3674160", "\"total\":3674161", 1),
+    )
+    .unwrap();
+    let out = stats(&altered);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("do not sum to its total"), "{stderr}");
+}
+
 #[test]
 fn a_named_puzzle_is_found_in_the_data_directory_or_the_error_says_how_to_get_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -108,31 +174,119 @@ fn a_named_puzzle_is_found_in_the_data_directory_or_the_error_says_how_to_get_it
     assert_eq!(answer["total"], 3_674_160);
 }
 
+/// Three orbits of nine pieces, each turned alone by a nine-cycle and a swap: 362,880^3
+/// (4.8 x 10^16) positions, whose God's-algorithm table would need petabytes.
+fn too_large_definition() -> String {
+    let orbits = ["A", "B", "C"];
+    let identity: Vec<u8> = (0..9).collect();
+    let cycle: Vec<u8> = (1..9).chain([0]).collect();
+    let swap: Vec<u8> = [1, 0].into_iter().chain(2..9).collect();
+    let zeros = [0u8; 9];
+    let mut moves = serde_json::Map::new();
+    for turned in orbits {
+        for (suffix, permutation) in [("", &cycle), ("S", &swap)] {
+            let mut change = serde_json::Map::new();
+            for orbit in orbits {
+                let permutation = if orbit == turned {
+                    permutation
+                } else {
+                    &identity
+                };
+                change.insert(
+                    orbit.to_string(),
+                    serde_json::json!({"permutation": permutation, "orientationDelta": zeros}),
+                );
+            }
+            moves.insert(format!("{turned}{suffix}"), change.into());
+        }
+    }
+    serde_json::json!({
+        "name": "three nines",
+        "orbits": orbits.map(|o| serde_json::json!({"orbitName": o, "numPieces": 9, "numOrientations": 1})),
+        "defaultPattern": orbits.iter().map(|&o| (o.to_string(), serde_json::json!({"pieces": identity, "orientation": zeros}))).collect::<serde_json::Map<_, _>>(),
+        "moves": moves,
+    })
+    .to_string()
+}
+
+/// Each kind of bad input the issue names is refused with exit code 2 before any work: the
+/// message names the field (or the size) and says what to do, and nothing is written beside
+/// the definition (no table, no checkpoint).
 #[test]
 fn bad_input_is_refused_before_any_work_naming_the_field() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &str, &str); 5] = [
-        ("not json", "U", "line 1"),
-        (HAND_2X2, "U,Q", "Q"),
+    let one_orbit = r#""orbits": [{"orbitName": "CORNERS", "numPieces": 8, "numOrientations": 3}]"#;
+    assert!(HAND_2X2.contains(one_orbit));
+    let with_derived = |derived: &str| {
+        HAND_2X2.replacen(
+            "\"moves\"",
+            &format!("\"derivedMoves\": {derived}, \"moves\""),
+            1,
+        )
+    };
+    let too_large = too_large_definition();
+    let cases: [(String, &str, &str); 10] = [
+        ("not json".into(), "U", "line 1"),
+        (HAND_2X2.into(), "U,Q", "Q"),
         (
-            &HAND_2X2.replace("[3,0,1,2,4,5,6,7]", "[3,3,1,2,4,5,6,7]"),
+            HAND_2X2.replace("[3,0,1,2,4,5,6,7]", "[3,3,1,2,4,5,6,7]"),
             "U",
             "moves.U.CORNERS.permutation",
         ),
         (
-            &HAND_2X2.replace("[2,0,0,1,1,0,0,2]", "[2,0,0,1,1,0,0,5]"),
+            HAND_2X2.replace("[2,0,0,1,1,0,0,2]", "[2,0,0,1,1,0,0,5]"),
             "R",
             "orientationDelta",
         ),
-        (HAND_2X2, "", "--moves"),
+        (HAND_2X2.into(), "", "--moves"),
+        // An orbit named twice, and one the pattern names that `orbits` does not define.
+        (
+            HAND_2X2.replace(
+                one_orbit,
+                &one_orbit.replace(
+                    "}]",
+                    r#"}, {"orbitName": "CORNERS", "numPieces": 8, "numOrientations": 3}]"#,
+                ),
+            ),
+            "U",
+            "already defined by `orbits[0]`",
+        ),
+        (
+            HAND_2X2.replace(
+                r#""defaultPattern": {"CORNERS""#,
+                r#""defaultPattern": {"EDGES""#,
+            ),
+            "U",
+            "defaultPattern",
+        ),
+        // A derived move that names itself, and two that name each other.
+        (
+            with_derived(r#"{"X": "X U"}"#),
+            "U",
+            "`derivedMoves.X` (`X U`) uses `X` itself",
+        ),
+        (
+            with_derived(r#"{"X": "Y U", "Y": "X R"}"#),
+            "U",
+            "in a loop",
+        ),
+        // A space too large for the memory there is: its size, and the ways out.
+        (
+            too_large,
+            "A,AS,B,BS,C,CS",
+            "free memory, ignore an orbit's orientation",
+        ),
     ];
     for (text, moves, named) in cases {
         let file = dir.path().join("bad.kpuzzle.json");
-        std::fs::write(&file, text).unwrap();
+        std::fs::write(&file, &text).unwrap();
+        let checkpoint = dir.path().join("run.bfs");
         let out = Command::new(CUBELAB)
             .args(["puzzle", "gods"])
             .arg(&file)
-            .args(["--moves", moves, "--data-dir"])
+            .args(["--moves", moves, "--checkpoint"])
+            .arg(&checkpoint)
+            .arg("--data-dir")
             .arg(dir.path())
             .output()
             .unwrap();
@@ -140,6 +294,11 @@ fn bad_input_is_refused_before_any_work_naming_the_field() {
         assert_eq!(out.status.code(), Some(2), "{moves}: {stderr}");
         assert!(stderr.contains(named), "{named}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
+        let written: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name())
+            .collect();
+        assert_eq!(written, ["bad.kpuzzle.json"], "{named}: written beside it");
     }
 }
 
@@ -195,6 +354,62 @@ fn the_skewb_has_3149280_positions_and_gods_number_11() {
     );
     assert_eq!(answer["total"], 3_149_280);
     assert_eq!(answer["diameter"], 11);
+}
+
+/// A run killed with SIGKILL (as `kill -9`, or a Slurm time limit after its grace) once it has
+/// saved a depth resumes from that save: the second run says it resumed, and its counts are
+/// those of a run never stopped. The Pyraminx with its tips (75,582,720 positions, 15 deep,
+/// about five seconds) saves after most of its depths.
+#[test]
+#[ignore = "needs cubing.js's definitions: scripts/test.sh writes them and runs this"]
+fn a_killed_run_resumes_from_its_checkpoint_with_the_same_counts() {
+    let dir = definitions();
+    let scratch = tempfile::tempdir().unwrap();
+    let checkpoint = scratch.path().join("pyraminx.bfs");
+    let file = dir.join("pyraminx.kpuzzle.json");
+    let args = |checkpoint: Option<&Path>| {
+        let mut command = Command::new(CUBELAB);
+        command
+            .args(["puzzle", "gods", "--json", "--data-dir"])
+            .arg(&dir)
+            .arg(&file)
+            .args(["--moves", "r,l,b,u,2r,2l,2b,2u"]);
+        if let Some(path) = checkpoint {
+            command.arg("--checkpoint").arg(path);
+        }
+        command
+    };
+    let mut child = args(Some(&checkpoint))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !checkpoint.exists() {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run ended before its first save"
+        );
+        assert!(started.elapsed().as_secs() < 120, "no save in two minutes");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert!(!status.success(), "the run was killed, not finished");
+    let out = args(Some(&checkpoint)).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let resumed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(resumed["resumed"], true);
+    let whole: serde_json::Value =
+        serde_json::from_slice(&args(None).output().unwrap().stdout).unwrap();
+    assert_eq!(whole["resumed"], false);
+    assert_eq!(counts(&resumed), counts(&whole));
+    assert_eq!(whole["total"], 75_582_720);
+    assert_eq!(whole["diameter"], 15);
 }
 
 /// The 3x3x3's corners alone, as a sub-goal of cubing.js's 3x3x3 (its edges and centres all

@@ -871,6 +871,59 @@ fn puzzles_are_served_by_name_from_their_definitions() {
     let counts: Vec<u64> = serde_json::from_value(answer["counts"].clone()).unwrap();
     assert_eq!(counts, published);
 
+    // The same definition given whole in the request: the same counts. With a sub-goal (the
+    // four U corners home with their twists, the other four alike) there are fewer positions,
+    // none as far; a bad definition, body or goal is a 400 naming what is wrong.
+    let hand: serde_json::Value = serde_json::from_str(crate::puzzles::HAND_2X2).unwrap();
+    let (status, whole) = post(
+        &server,
+        "/puzzle/gods",
+        json!({"definition": hand, "moves": "U,R,F"}),
+    );
+    assert_eq!(status, 200, "{whole}");
+    assert_eq!(whole["counts"], answer["counts"]);
+    let goal = json!({"CORNERS": {"pieces": [0, 1, 2, 3, 4, 4, 4, 4], "orientation": vec![0; 8]}});
+    let (status, partial) = post(
+        &server,
+        "/puzzle/gods",
+        json!({"definition": hand, "moves": "U,R,F", "goal": goal}),
+    );
+    assert_eq!(status, 200, "{partial}");
+    let partial_counts: Vec<u64> = serde_json::from_value(partial["counts"].clone()).unwrap();
+    assert!(partial_counts.len() < counts.len(), "{partial}");
+    assert!(partial["total"].as_u64().unwrap() < 3_674_160, "{partial}");
+    let (status, solved) = post(
+        &server,
+        "/puzzle/solve",
+        json!({"definition": hand, "moves": "U,R,F", "goal": goal, "scramble": "R U R' U'"}),
+    );
+    assert_eq!(status, 200, "{solved}");
+    assert!(solved["length"].as_u64().unwrap() <= 4, "{solved}");
+    let mut bad = hand.clone();
+    bad["moves"]["U"]["CORNERS"]["permutation"] = json!([3, 3, 1, 2, 4, 5, 6, 7]);
+    for (body, says) in [
+        (
+            json!({"definition": bad, "moves": "U"}),
+            "moves.U.CORNERS.permutation",
+        ),
+        (
+            json!({"definition": hand, "puzzle": "hand", "moves": "U"}),
+            "one of the two",
+        ),
+        (json!({"moves": "U"}), "one of the two"),
+        (
+            json!({"definition": hand, "moves": "U", "goal": {"CORNERS": {"pieces": [0]}}}),
+            "goal",
+        ),
+    ] {
+        let (status, answer) = post(&server, "/puzzle/gods", body.clone());
+        assert_eq!(status, 400, "{body}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().contains(says),
+            "{body}: {answer}"
+        );
+    }
+
     let scrambles = ["R U R' U'", "U2 F R'", "Q"];
     let (status, answer) = post(
         &server,

@@ -102,6 +102,10 @@ enum Command {
         /// nodes and time per length, nodes per IDA* iteration.
         #[arg(long, value_name = "FILE")]
         experiment: Vec<PathBuf>,
+        /// Also chart this God's-algorithm run of any puzzle, the output of `cubelab puzzle
+        /// gods --json` saved to FILE (repeatable): its positions at each distance.
+        #[arg(long, value_name = "FILE")]
+        gods: Vec<PathBuf>,
     },
     /// Draw a position into a PNG or SVG file, the format taken from the file's extension:
     /// the unfolded cube (U above, L F R B in a row, D below), or with --view 3d the cube in
@@ -248,7 +252,8 @@ pub fn run(args: Args) -> ExitCode {
             out,
             format,
             experiment,
-        } => plot(&data_dir, &out, format, &experiment),
+            gods,
+        } => plot(&data_dir, &out, format, &experiment, &gods),
         Command::Draw {
             position,
             out,

@@ -69,6 +69,7 @@ pub(super) fn plot(
     out: &std::path::Path,
     format: ChartFormat,
     experiments: &[PathBuf],
+    gods_runs: &[PathBuf],
 ) -> Result<bool, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let mut ok = true;
@@ -146,6 +147,9 @@ pub(super) fn plot(
     for file in experiments {
         written += plot_experiment(file, out, format)?;
     }
+    for file in gods_runs {
+        written += plot_gods(file, out, format)?;
+    }
     if written == 0 {
         return Err(format!(
             "no tables in {}; build them with `gen-tables --data-dir {}`",
@@ -154,6 +158,71 @@ pub(super) fn plot(
         ));
     }
     Ok(ok)
+}
+
+/// What `cubelab puzzle gods --json` writes that a chart reads.
+#[derive(serde::Deserialize)]
+struct GodsRun {
+    puzzle: String,
+    generators: Vec<String>,
+    metric: String,
+    counts: Vec<u64>,
+    total: u64,
+}
+
+/// The two charts (linear and logarithmic counts) of the God's-algorithm run saved in `file`:
+/// `puzzle-NAME-MOVES-distribution.*`. The counts must sum to the run's total.
+fn plot_gods(
+    file: &std::path::Path,
+    out: &std::path::Path,
+    format: ChartFormat,
+) -> Result<usize, String> {
+    let shown = file.display();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("--gods {shown}: {e}"))?;
+    let run: GodsRun = serde_json::from_str(text.trim()).map_err(|e| {
+        format!("--gods {shown} is not the output of `cubelab puzzle gods --json`: {e}")
+    })?;
+    let summed = run
+        .counts
+        .iter()
+        .try_fold(0u64, |sum, &c| sum.checked_add(c));
+    if summed != Some(run.total) || run.counts.is_empty() {
+        return Err(format!(
+            "--gods {shown}: its counts do not sum to its total ({}): the file was changed or cut; run `cubelab puzzle gods ... --json` again",
+            run.total
+        ));
+    }
+    let slug = |text: &str| -> String {
+        text.chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .take(60)
+            .collect()
+    };
+    let stem = format!(
+        "puzzle-{}-{}-{}",
+        slug(&run.puzzle),
+        slug(&run.generators.join("-")),
+        run.metric
+    );
+    let title = format!(
+        "{} under <{}>: {} positions, {} deep ({})",
+        run.puzzle,
+        run.generators.join(", "),
+        thousands(run.total),
+        run.counts.len() - 1,
+        run.metric.to_uppercase()
+    );
+    let series = [Series {
+        name: format!("positions ({})", run.metric.to_uppercase()),
+        histogram: run.counts,
+    }];
+    draw_distribution(out, format, &stem, &title, &series, &[])
 }
 
 /// The chart of an experiment's optimal lengths: each length's share of the sample with its
