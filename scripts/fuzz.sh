@@ -25,17 +25,24 @@ if ! cargo fuzz --version >/dev/null 2>&1; then
   cargo install --locked cargo-fuzz
 fi
 # Built once: every target in one build. A short run (the test command's) builds without
-# optimisation, in about half the time of an optimised build, and spends its seconds on fewer
-# but equally checked inputs; a run of a minute or more is worth the optimised build.
-if ((seconds < 60)); then profile=--dev; else profile=--release; fi
-cargo +nightly fuzz build "$profile" >/dev/null
+# optimisation, in about half the time of an optimised build, and without AddressSanitizer: it
+# checks that every reader answers any input without a panic or a failed check, in a fifth
+# less build (measured: 108 to 85 s on two cores) and more inputs a second. A run of a minute
+# or more is worth the optimised build, and keeps AddressSanitizer for the unsafe code the
+# readers reach (the table files' mapping).
+if ((seconds < 60)); then
+  build=(--dev --sanitizer none)
+else
+  build=(--release)
+fi
+cargo +nightly fuzz build "${build[@]}" >/dev/null
 # Targets run side by side, one per core (libFuzzer runs on one thread), each with its own
 # log; the first failure is reported with its log after the running ones end.
 fuzz_one() {
   local target=$1 log=$2
   mkdir -p "fuzz/corpus/$target"
   # New inputs go to the first directory (ignored by git); the seeds are only read.
-  cargo +nightly fuzz run "$profile" "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
+  cargo +nightly fuzz run "${build[@]}" "$target" "fuzz/corpus/$target" "fuzz/seeds/$target" -- \
     -max_total_time="$seconds" -max_len=8192 -rss_limit_mb=2048 -print_final_stats=1 \
     >"$log" 2>&1
 }

@@ -83,9 +83,9 @@ if [[ $skip != *" python "* ]]; then
 fi
 part rust cargo test --release
 # The four parts after it need nothing more compiled, and each spends much of its time waiting
-# (on Slurm's jobs, a browser, a server, interpreters starting), so they run side by side, with
-# the fuzz part's build, each with its own log and its own tables' directory (one directory
-# takes one gen-tables at a time). Their packages were fetched in the background above.
+# (on Slurm's jobs, a browser, a server, interpreters starting), so they run side by side, each
+# with its own log and its own tables' directory (one directory takes one gen-tables at a time).
+# Their packages were fetched in the background above.
 if [[ -n $npm_prepared ]]; then
   wait "$npm_prepared" || echo "== npm: the background install failed ($npm_log); the parts try again"
 fi
@@ -115,23 +115,6 @@ side_part puzzles scripts/test-puzzles.sh
 side_part slurm scripts/slurm/test-local-cluster.sh
 side_part python scripts/test-python.sh
 side_part browser scripts/test-browser.sh
-# Coverage-guided fuzzing of every reader, five seconds a target (scripts/fuzz.sh; the first
-# run builds the targets with the nightly toolchain, in fuzz/target, its own workspace). Its
-# build runs while the parts above wait on their services: after them it added its whole
-# two minutes to a clean run.
-side_part fuzz scripts/fuzz.sh 5
-# CI's checkout is thrown away after the run, and its machine's disk can be small (a run once
-# stopped with no space left while building the fuzz targets): there, once the parts that
-# read them have ended, the build outputs and test data they used (the fuzz part reads none of
-# them), about 2 GB, are removed while the fuzz part goes on. Anywhere else they stay, so that
-# a second run rebuilds nothing.
-cleaned=
-clean_for_ci() {
-  if [[ ${CI:-} == true && -z $cleaned ]]; then
-    rm -rf target/release target/python-venv target/test-data target/mypy-cache
-    cleaned=1
-  fi
-}
 failed=()
 while ((${#side[@]} > 0)); do
   # Each part is reported as it ends.
@@ -143,11 +126,20 @@ while ((${#side[@]} > 0)); do
     failed+=("${side[$ended]}")
   fi
   unset "side[$ended]"
-  remaining=" ${side[*]} "
-  [[ ${#side[@]} -eq 0 || $remaining == " fuzz " ]] && clean_for_ci
 done
 if ((${#failed[@]} > 0)); then
   echo "== failed: ${failed[*]}"
   exit 1
 fi
+# CI's checkout is thrown away after the run, and its machine's disk can be small (a run once
+# stopped with no space left while building the fuzz targets): there, the build outputs and
+# test data the parts above made, which the fuzz part never reads (it builds in fuzz/target,
+# its own workspace), are removed first, about 2 GB. Anywhere else they stay, so that a second
+# run rebuilds nothing.
+if [[ ${CI:-} == true ]]; then
+  rm -rf target/release target/python-venv target/test-data target/mypy-cache
+fi
+# Coverage-guided fuzzing of every reader, five seconds a target (scripts/fuzz.sh; the first
+# run builds the targets with the nightly toolchain, about seven minutes on two cores).
+part fuzz scripts/fuzz.sh 5
 echo "== all tests passed"

@@ -211,6 +211,51 @@ pub struct CosetSolver {
     readers: Vec<u8>,
     /// Per phase-1 turn, what it does to the pieces' places.
     slot_moves: Vec<SlotMove>,
+    /// The sets' memory, kept between runs (see [`BlockPool::reset`]): a solver that has run
+    /// holds about 3.6 GB until it is dropped.
+    pool: std::sync::Mutex<Option<BlockPool>>,
+}
+
+/// A solver's pool lent to one run, given back when the run ends (however it ends); a run
+/// while another holds it gets a pool of its own, dropped after it.
+struct PoolLoan<'s> {
+    home: &'s std::sync::Mutex<Option<BlockPool>>,
+    pool: Option<BlockPool>,
+}
+
+impl<'s> PoolLoan<'s> {
+    /// The pool of `home` for a run on `threads` threads, reset; a new one if it holds none
+    /// that fits.
+    fn of(
+        home: &'s std::sync::Mutex<Option<BlockPool>>,
+        threads: usize,
+    ) -> Result<PoolLoan<'s>, CosetError> {
+        let kept = home.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let pool = match kept {
+            Some(mut pool) if pool.fits(threads) => {
+                pool.reset();
+                pool
+            }
+            _ => BlockPool::new(threads).map_err(CosetError::Allocation)?,
+        };
+        Ok(PoolLoan {
+            home,
+            pool: Some(pool),
+        })
+    }
+
+    fn pool(&self) -> &BlockPool {
+        self.pool.as_ref().expect("lent until dropped")
+    }
+}
+
+impl Drop for PoolLoan<'_> {
+    fn drop(&mut self) {
+        let mut home = self.home.lock().unwrap_or_else(|e| e.into_inner());
+        if home.is_none() {
+            *home = self.pool.take();
+        }
+    }
 }
 
 /// Elements in the set above which a depth starts with the prepass rather than a phase-1
@@ -284,6 +329,16 @@ pub fn check_run(
     representative: &Cube3,
     limits: &CosetLimits,
 ) -> Result<(), CosetError> {
+    check_depths(into_h, representative, limits)?;
+    check_memory(rayon::current_num_threads())
+}
+
+/// A depth within [`MAX_DEPTH`] that the coset of `representative` reaches.
+fn check_depths(
+    into_h: &DistanceIntoH,
+    representative: &Cube3,
+    limits: &CosetLimits,
+) -> Result<(), CosetError> {
     let deepest = limits.max_depth.max(limits.search_depth);
     if deepest > MAX_DEPTH {
         return Err(CosetError::TooDeep { asked: deepest });
@@ -295,11 +350,15 @@ pub fn check_run(
             reach,
         });
     }
-    // One set, and the blocks of the last one still waiting for a reader in a prepass
-    // (a tenth of a set at most, see `CosetSpace::orbits`). The turns are not counted: built,
-    // they are already out of the available memory; not yet, their own reservation fails
-    // with `CosetError::Allocation`.
-    let needed = BlockPool::bytes(rayon::current_num_threads());
+    Ok(())
+}
+
+/// Memory for one set, and the blocks of the last one still waiting for a reader in a prepass
+/// (a tenth of a set at most, see `CosetSpace::orbits`), on `threads` threads. The turns are
+/// not counted: built, they are already out of the available memory; not yet, their own
+/// reservation fails with `CosetError::Allocation`.
+fn check_memory(threads: usize) -> Result<(), CosetError> {
+    let needed = BlockPool::bytes(threads);
     if let Some(available) = crate::support::memory::available_memory()
         && available < needed
     {
@@ -360,6 +419,7 @@ impl CosetSolver {
             phase1,
             h_moves,
             prepass_moves,
+            pool: std::sync::Mutex::new(None),
         })
     }
 
@@ -392,9 +452,18 @@ impl CosetSolver {
         )
     }
 
-    /// Checks that a run can start (see [`check_run`]).
+    /// Checks that a run can start (see [`check_run`]); the memory for its sets only if this
+    /// solver holds none from an earlier run.
     pub fn check(&self, representative: &Cube3, limits: &CosetLimits) -> Result<(), CosetError> {
-        check_run(self.turns.distances(), representative, limits)
+        let threads = rayon::current_num_threads();
+        let held = self
+            .pool
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .as_ref()
+            .is_some_and(|pool| pool.fits(threads));
+        check_depths(self.turns.distances(), representative, limits)?;
+        if held { Ok(()) } else { check_memory(threads) }
     }
 
     /// Runs the search on the coset of `representative` up to `limits.max_depth`, or until every
@@ -421,9 +490,10 @@ impl CosetSolver {
             .map(|q| self.space.place(&representative.then(&q.inverse())))
             .collect();
         let mut watched = vec![None; watched_places.len()];
-        let pool = BlockPool::new(rayon::current_num_threads()).map_err(CosetError::Allocation)?;
-        let mut old = CellSet::without_blocks(&pool);
-        let mut new = CellSet::empty(&pool);
+        let loan = PoolLoan::of(&self.pool, rayon::current_num_threads())?;
+        let pool = loan.pool();
+        let mut old = CellSet::without_blocks(pool);
+        let mut new = CellSet::empty(pool);
         let mut depths = Vec::new();
         let mut total = 0u64;
         for depth in 0..=limits.max_depth {
@@ -501,7 +571,8 @@ impl CosetSolver {
             Vec::new()
         };
         drop((old, new));
-        drop(pool);
+        // The sets' memory goes back to the solver, for its next run.
+        drop(loan);
         let mut finished = 0;
         if let Some(two_phase) = finisher {
             let on_proven = |proven| (progress.on_finish)(proven, left);
