@@ -151,10 +151,24 @@ fn a_runs_distribution_is_charted_by_the_run_and_by_stats() {
         text.replacen("\"total\":3674160", "\"total\":3674161", 1),
     )
     .unwrap();
-    let out = stats(&altered);
-    assert_eq!(out.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("do not sum to its total"), "{stderr}");
+    let fifo = dir.path().join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    for (file, says) in [
+        (&altered, "do not sum to its total"),
+        (&fifo, "a regular file"),
+        (&file, "not the output of `cubelab puzzle gods --json`"),
+    ] {
+        let out = stats(file);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(says), "{stderr}");
+    }
 }
 
 #[test]

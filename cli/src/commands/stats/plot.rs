@@ -178,6 +178,14 @@ fn plot_gods(
     format: ChartFormat,
 ) -> Result<usize, String> {
     let shown = file.display();
+    // A FIFO or a device is never opened (opening would wait for a writer), and a run's JSON
+    // is a few kilobytes: a file of 64 MiB or more is no such output.
+    let meta = std::fs::metadata(file).map_err(|e| format!("--gods {shown}: {e}"))?;
+    if !meta.is_file() || meta.len() >= 64 << 20 {
+        return Err(format!(
+            "--gods {shown}: give the file `cubelab puzzle gods ... --json > FILE` wrote (a regular file under 64 MiB)"
+        ));
+    }
     let text = std::fs::read_to_string(file).map_err(|e| format!("--gods {shown}: {e}"))?;
     let run: GodsRun = serde_json::from_str(text.trim()).map_err(|e| {
         format!("--gods {shown} is not the output of `cubelab puzzle gods --json`: {e}")
