@@ -370,6 +370,48 @@ fn the_skewb_has_3149280_positions_and_gods_number_11() {
     assert_eq!(answer["diameter"], 11);
 }
 
+/// Every definition the `cubing` package gives loads, and each of its moves and derived moves
+/// (the 40x40x40's too) is undone by its inverse and is the identity after as many turns as
+/// its order, by the definition's own algebra: the path every puzzle command reads them by.
+#[test]
+#[ignore = "needs cubing.js's definitions: scripts/test.sh writes them and runs this"]
+fn every_definition_of_cubing_js_loads_and_its_moves_invert() {
+    use cubelab::model::kpuzzle::{KPuzzleDefinition, check_all_definitions};
+    let dir = definitions();
+    let summaries = check_all_definitions(&dir).unwrap();
+    assert!(summaries.len() >= 20, "{} definitions", summaries.len());
+    let mut checked = 0;
+    for summary in &summaries {
+        let text = std::fs::read_to_string(&summary.file).unwrap();
+        let definition = KPuzzleDefinition::from_json_str(&text).unwrap();
+        let solved = definition.default_pattern();
+        let names: Vec<String> = definition
+            .move_names()
+            .chain(definition.derived_move_names())
+            .map(str::to_string)
+            .collect();
+        for name in names {
+            let undone = format!("{name} {name}'");
+            let back = solved.apply(&definition.transformation_of(&undone).unwrap());
+            assert!(back.matches(solved), "{}: {undone}", summary.name);
+            let turn = definition.transformation_of(&name).unwrap();
+            let mut pattern = solved.apply(&turn);
+            let mut order = 1;
+            while !pattern.matches(solved) {
+                pattern = pattern.apply(&turn);
+                order += 1;
+                assert!(
+                    order <= 1_000,
+                    "{}: {name} has no order up to 1,000",
+                    summary.name
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 500, "{checked} moves");
+}
+
 /// A run killed with SIGKILL (as `kill -9`, or a Slurm time limit after its grace) once it has
 /// saved a depth resumes from that save: the second run says it resumed, and its counts are
 /// those of a run never stopped. The Pyraminx with its tips (75,582,720 positions, 15 deep,
