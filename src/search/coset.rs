@@ -343,7 +343,7 @@ fn check_depths(
     if deepest > MAX_DEPTH {
         return Err(CosetError::TooDeep { asked: deepest });
     }
-    let reach = u32::from(into_h.distance(Phase1Coord::of(representative)));
+    let reach = reach_in(into_h, representative);
     if limits.max_depth < reach {
         return Err(CosetError::BelowReach {
             max_depth: limits.max_depth,
@@ -351,6 +351,11 @@ fn check_depths(
         });
     }
     Ok(())
+}
+
+/// The depth at which the coset of `representative` is first reached: its distance into H.
+fn reach_in(into_h: &DistanceIntoH, representative: &Cube3) -> u32 {
+    u32::from(into_h.distance(Phase1Coord::of(representative)))
 }
 
 /// Memory for one set, and the blocks of the last one still waiting for a reader in a prepass
@@ -445,15 +450,12 @@ impl CosetSolver {
     /// The distance of `representative` into H: the depth at which its coset's first position
     /// is reached.
     pub fn reach(&self, representative: &Cube3) -> u32 {
-        u32::from(
-            self.turns
-                .distances()
-                .distance(Phase1Coord::of(representative)),
-        )
+        reach_in(self.turns.distances(), representative)
     }
 
     /// Checks that a run can start (see [`check_run`]); the memory for its sets only if this
-    /// solver holds none from an earlier run.
+    /// solver holds none from an earlier run. (Two runs at once on one solver: the second
+    /// maps a pool of its own, unchecked.)
     pub fn check(&self, representative: &Cube3, limits: &CosetLimits) -> Result<(), CosetError> {
         let threads = rayon::current_num_threads();
         let held = self
